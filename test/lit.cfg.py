@@ -1,0 +1,85 @@
+# -*- Python -*-
+# lit configuration of the llmptx regression suite.
+#
+# Features:
+#   ptxas       a CUDA ptxas was found at configure time (compile checks run)
+#   cuda        a GPU and its driver answer here (GPU execution tests run)
+#   system-mlir-opt  Debian's mlir-opt is installed (plugin tests run)
+# The default suite needs neither a GPU nor the network.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "LLMPTX"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".ptx", ".test", ".py"]
+config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py",
+                   "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.llmptx_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%llmptx_src", config.llmptx_src_root))
+config.substitutions.append(("%llmptx_libs", config.llmptx_lib_dir))
+config.substitutions.append(("%inputs",
+                             os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%mlir_opt_plugin",
+     os.path.join(config.llmptx_lib_dir, "LLMGenPlugin.so")))
+
+# Tests never inherit a user's provider settings, keys or cache.
+for var in list(os.environ):
+    if var.startswith("LLMPTX_") or var in ("OPENAI_API_KEY",
+                                            "ANTHROPIC_API_KEY"):
+        config.environment.pop(var, None)
+        os.environ.pop(var, None)
+for var in ("CUDA_HOME", "CUDA_PATH", "HOME", "XDG_CACHE_HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.environment["PYTHONPATH"] = os.path.join(config.llmptx_src_root,
+                                                "python")
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.llmptx_tools_dir, config.llvm_tools_dir]
+tools = ["llmptx-opt", "llmptx-ptx", "llmptx-runner", "llmptx-llm"]
+llvm_config.add_tool_substitutions(
+    [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llmptx_tools_dir,
+                             append_path=True)
+
+if config.ptxas_path and os.path.exists(config.ptxas_path):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_path))
+    config.environment["PATH"] = (os.path.dirname(config.ptxas_path) +
+                                  os.pathsep + config.environment["PATH"])
+
+if config.system_mlir_opt and os.path.exists(config.system_mlir_opt):
+    config.available_features.add("system-mlir-opt")
+    config.substitutions.append(("%system_mlir_opt", config.system_mlir_opt))
+
+
+def gpu_present():
+    if os.environ.get("LLMPTX_TEST_NO_GPU"):
+        return False
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and b"GPU" in out.stdout
+
+
+if gpu_present():
+    config.available_features.add("cuda")
