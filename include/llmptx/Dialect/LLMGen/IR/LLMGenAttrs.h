@@ -1,0 +1,21 @@
+//===- LLMGenAttrs.h - llmgen attributes ------------------------*- C++ -*-===//
+//
+// Declares `#llmgen.target`, `#llmgen.harness` and the enums of the target's
+// settings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_H
+#define LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_H
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h.inc"
+
+#endif // LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_H

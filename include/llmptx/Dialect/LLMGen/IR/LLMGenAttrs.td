@@ -1,0 +1,197 @@
+//===- LLMGenAttrs.td - llmgen attributes ------------------*- tablegen -*-===//
+//
+// `#llmgen.target` (a GPU target) and `#llmgen.harness` (verification facts
+// stated by a kernel author).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_TD
+#define LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_TD
+
+include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.td"
+include "mlir/Dialect/GPU/IR/CompilationAttrInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums of the target's settings
+//===----------------------------------------------------------------------===//
+
+def LLMGen_Mode : I32EnumAttr<"Mode", "what the model is asked to do", [
+    I32EnumAttrCase<"Translate", 0, "translate">,
+    I32EnumAttrCase<"Optimize", 1, "optimize">]> {
+  let cppNamespace = "::llmptx::llmgen";
+  let genSpecializedAttr = 0;
+}
+
+def LLMGen_VerifyLevel : I32EnumAttr<"VerifyLevel",
+    "how far an LLM kernel is checked before it may be selected", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Compile", 1, "compile">,
+    I32EnumAttrCase<"Exec", 2, "exec">]> {
+  let cppNamespace = "::llmptx::llmgen";
+  let genSpecializedAttr = 0;
+}
+
+def LLMGen_SelectPolicy : I32EnumAttr<"SelectPolicy",
+    "which object a module gets", [
+    I32EnumAttrCase<"Auto", 0, "auto">,
+    I32EnumAttrCase<"LLM", 1, "llm">,
+    I32EnumAttrCase<"NVPTX", 2, "nvptx">]> {
+  let cppNamespace = "::llmptx::llmgen";
+  let genSpecializedAttr = 0;
+}
+
+def LLMGen_CacheMode : I32EnumAttr<"CacheMode", "use of the response cache", [
+    I32EnumAttrCase<"ReadWrite", 0, "readwrite">,
+    I32EnumAttrCase<"Read", 1, "read">,
+    I32EnumAttrCase<"Off", 2, "off">]> {
+  let cppNamespace = "::llmptx::llmgen";
+  let genSpecializedAttr = 0;
+}
+
+def LLMGen_Slot : I32EnumAttr<"Slot",
+    "which of the two objects of a module a target produces", [
+    I32EnumAttrCase<"Selected", 0, "selected">,
+    I32EnumAttrCase<"Alternate", 1, "alternate">]> {
+  let cppNamespace = "::llmptx::llmgen";
+  let genSpecializedAttr = 0;
+}
+
+class LLMGen_EnumParameter<EnumAttrInfo info, string default, string desc>
+    : EnumParameter<info> {
+  let summary = desc;
+  let defaultValue = info.cppNamespace # "::" # info.className # "::" # default;
+}
+
+class LLMGen_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<LLMGen_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// #llmgen.target
+//===----------------------------------------------------------------------===//
+
+def LLMGen_TargetAttr : LLMGen_Attr<"Target", "target",
+    [DeclareAttrInterfaceMethods<GPUTargetAttrVerifyInterface>]> {
+  let summary = "GPU target that asks an LLM for PTX, verified against NVPTX";
+  let description = [{
+    A GPU target attribute (it implements `gpu::TargetAttrInterface` through an
+    external model registered by `registerLLMGenTargetInterfaceExternalModels`).
+    Serializing a `gpu.module` with it builds the conventional NVVM/NVPTX
+    object (the reference) and, when a provider is configured, LLM candidates
+    for each kernel; the selection policy decides which object the slot gets.
+    The created `#gpu.object` always carries `#nvvm.target` with the same
+    chip, so everything downstream of `gpu-module-to-binary` is unchanged, and
+    its properties carry `llmgen.source = "llm"` or `"nvptx"` plus provenance.
+
+    Every parameter is optional. String settings left empty are taken from
+    the environment when the module is serialized (`LLMPTX_PROVIDER`,
+    `LLMPTX_MODEL`, `LLMPTX_BASE_URL`, `LLMPTX_EXEC_COMMAND`,
+    `LLMPTX_CACHE_DIR`, `LLMPTX_RUNNER`); with no provider at all the
+    reference is used and a remark says so.
+
+    A module that lists two targets, `slot = selected` then
+    `slot = alternate`, gets a `gpu.binary` with both objects: index 0 is the
+    one the policy selected, index 1 the other one (the best LLM candidate
+    when the reference was selected, the reference otherwise), so a pipeline
+    can A/B them with `#gpu.select_object<0>` / `<1>`. The work is done once:
+    the alternate slot reuses what the selected slot computed.
+
+    Example:
+    ```mlir
+    gpu.module @kernels [#llmgen.target<chip = "sm_90", provider = "openai",
+                                        model = "gpt-5", samples = 4,
+                                        verification = exec>] {
+      ...
+    }
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int", "3", "LLVM optimization level of the reference">:$O,
+    StringRefParameter<"target chip (sm_XX or sm_XXa)", "\"sm_90\"">:$chip,
+    StringRefParameter<"LLVM target features of the reference, e.g. +ptx80", "\"\"">:$features,
+    OptionalParameter<"::mlir::DictionaryAttr", "#nvvm.target flags (fast, ftz, ptxas-cmd-options)">:$flags,
+    OptionalParameter<"::mlir::ArrayAttr", "bitcode files linked into the reference">:$link,
+    StringRefParameter<"provider kind: openai, anthropic, exec or replay (empty: $LLMPTX_PROVIDER)", "\"\"">:$provider,
+    StringRefParameter<"model name (empty: $LLMPTX_MODEL)", "\"\"">:$model,
+    StringRefParameter<"base URL of the provider (empty: $LLMPTX_BASE_URL)", "\"\"">:$base_url,
+    StringRefParameter<"command of the exec provider (empty: $LLMPTX_EXEC_COMMAND)", "\"\"">:$exec_command,
+    DefaultValuedParameter<"int", "1", "candidates asked for per kernel">:$samples,
+    DefaultValuedParameter<"int", "2", "repair rounds per candidate">:$repairs,
+    LLMGen_EnumParameter<LLMGen_Mode, "Translate", "translate or optimize">:$mode,
+    LLMGen_EnumParameter<LLMGen_VerifyLevel, "Compile", "verification level">:$verification,
+    LLMGen_EnumParameter<LLMGen_SelectPolicy, "Auto", "selection policy">:$select,
+    DefaultValuedParameter<"bool", "false", "fail instead of falling back">:$strict,
+    LLMGen_EnumParameter<LLMGen_CacheMode, "ReadWrite", "response cache use">:$cache,
+    StringRefParameter<"cache directory (empty: $LLMPTX_CACHE_DIR or the user cache)", "\"\"">:$cache_dir,
+    StringRefParameter<"command that runs llmptx-runner (empty: $LLMPTX_RUNNER)", "\"\"">:$runner,
+    StringRefParameter<"JSON report path (empty: none)", "\"\"">:$report,
+    StringRefParameter<"directory for verification bundles (empty: none)", "\"\"">:$emit_bundles,
+    DefaultValuedParameter<"int", "0", "model calls in flight (0: automatic)">:$jobs,
+    LLMGen_EnumParameter<LLMGen_Slot, "Selected", "object produced by this target">:$slot
+  );
+  let assemblyFormat = [{
+    (`<` struct(params)^ `>`)?
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The `#nvvm.target` of the reference path: same chip, features, opt
+    /// level, flags and link list.
+    ::mlir::Attribute getReferenceTarget() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// #llmgen.harness
+//===----------------------------------------------------------------------===//
+
+def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
+  let summary = "problem sizes, launch grid and facts for verifying a kernel";
+  let description = [{
+    Put on a `gpu.func` kernel (as `llmgen.harness`) to tell the verifier how
+    to run it when the module's host code does not say enough. Sizes are named
+    symbols; expressions over them use integers, size names, `+ - * / %`
+    (integer, floor division), parentheses, `ceildiv`, `min` and `max`.
+
+    - `sizes`: the problem size names, e.g. `["M", "N"]`.
+    - `shapes`: optional list of bindings to test, each a list of integers in
+      the order of `sizes`; when absent a standard set is used (1, small
+      primes, non-multiples of the block, a large size).
+    - `args`: one entry per kernel argument. For a memref, its dynamic
+      dimensions as a comma-separated list of expressions (`"M, N"`); for a
+      scalar, its value as an expression or a float literal. Static memref
+      dimensions need no entry (write `""`).
+    - `grid`: three expressions for the grid size. The block size comes from
+      `known_block_size` unless `block` is given.
+    - `outputs`: optional indices of the arguments the kernel writes (default:
+      inferred from the stores in the body).
+    - `tolerance`: optional `{ulp = N, rel = R, abs = A}` for float outputs.
+    - `facts`: optional facts the candidate may rely on (see
+      docs/verification.md), e.g. `{align = 16, divisible = {N = 4}}`.
+
+    Example:
+    ```mlir
+    gpu.func @saxpy(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32, %n: index)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>,
+          llmgen.harness = #llmgen.harness<sizes = ["N"],
+              args = ["N", "N", "2.5", "N"],
+              grid = ["ceildiv(N, 256)", "1", "1"]>}
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::ArrayAttr":$sizes,
+    OptionalParameter<"::mlir::ArrayAttr">:$shapes,
+    OptionalParameter<"::mlir::ArrayAttr">:$args,
+    OptionalParameter<"::mlir::ArrayAttr">:$grid,
+    OptionalParameter<"::mlir::DenseI32ArrayAttr">:$block,
+    OptionalParameter<"::mlir::DenseI32ArrayAttr">:$outputs,
+    OptionalParameter<"::mlir::DictionaryAttr">:$tolerance,
+    OptionalParameter<"::mlir::DictionaryAttr">:$facts
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_TD

@@ -1,0 +1,149 @@
+//===- Passes.td - llmgen passes ---------------------------*- tablegen -*-===//
+//
+// Passes of the llmgen dialect. The `llm-lower` pipeline (Passes.h) strings
+// them together with the upstream lowering to NVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_DIALECT_LLMGEN_TRANSFORMS_PASSES_TD
+#define LLMPTX_DIALECT_LLMGEN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+// The `#llmgen.target` settings, shared by the pass options of
+// llmgen-attach-target. Enumerated settings reject unknown values when the
+// option string is parsed.
+defvar LLMGenTargetOptions = [
+  Option<"moduleMatcher", "module", "std::string", /*default=*/[{""}],
+         "Regex matching the names of the gpu.modules to target (empty: all)">,
+  Option<"chip", "chip", "std::string", /*default=*/[{"sm_90"}],
+         "Target chip (sm_XX)">,
+  Option<"optLevel", "O", "unsigned", /*default=*/"3",
+         "LLVM optimization level of the reference">,
+  Option<"features", "features", "std::string", /*default=*/[{""}],
+         "LLVM target features of the reference (e.g. +ptx80)">,
+  Option<"fastFlag", "fast", "bool", /*default=*/"false",
+         "Fast math in the reference (#nvvm.target flag)">,
+  Option<"ftzFlag", "ftz", "bool", /*default=*/"false",
+         "Flush denormals to zero in the reference (#nvvm.target flag)">,
+  Option<"provider", "provider", "std::string", /*default=*/[{""}],
+         "openai, anthropic, exec or replay (empty: $LLMPTX_PROVIDER)">,
+  Option<"model", "model", "std::string", /*default=*/[{""}],
+         "Model name (empty: $LLMPTX_MODEL)">,
+  Option<"baseUrl", "base-url", "std::string", /*default=*/[{""}],
+         "Provider base URL (empty: $LLMPTX_BASE_URL)">,
+  Option<"execCommand", "exec-command", "std::string", /*default=*/[{""}],
+         "Command of the exec provider (empty: $LLMPTX_EXEC_COMMAND)">,
+  Option<"samples", "samples", "unsigned", /*default=*/"1",
+         "Candidates asked for per kernel">,
+  Option<"repairs", "repairs", "unsigned", /*default=*/"2",
+         "Repair rounds per candidate">,
+  Option<"mode", "mode", "::llmptx::llmgen::Mode",
+         /*default=*/"::llmptx::llmgen::Mode::Translate",
+         "What the model is asked to do", [{::llvm::cl::values(
+           clEnumValN(::llmptx::llmgen::Mode::Translate, "translate",
+                      "Translate the gpu.func into PTX"),
+           clEnumValN(::llmptx::llmgen::Mode::Optimize, "optimize",
+                      "Improve on the reference PTX"))}]>,
+  Option<"verification", "verify", "::llmptx::llmgen::VerifyLevel",
+         /*default=*/"::llmptx::llmgen::VerifyLevel::Compile",
+         "How far LLM kernels are checked", [{::llvm::cl::values(
+           clEnumValN(::llmptx::llmgen::VerifyLevel::None, "none",
+                      "Extraction only"),
+           clEnumValN(::llmptx::llmgen::VerifyLevel::Compile, "compile",
+                      "Lint, ABI check and a real compile"),
+           clEnumValN(::llmptx::llmgen::VerifyLevel::Exec, "exec",
+                      "Execution against the reference on a GPU"))}]>,
+  Option<"select", "select", "::llmptx::llmgen::SelectPolicy",
+         /*default=*/"::llmptx::llmgen::SelectPolicy::Auto",
+         "Which object is selected", [{::llvm::cl::values(
+           clEnumValN(::llmptx::llmgen::SelectPolicy::Auto, "auto",
+                      "An LLM kernel only if verified by execution and not "
+                      "slower"),
+           clEnumValN(::llmptx::llmgen::SelectPolicy::LLM, "llm",
+                      "The best LLM kernel at the highest level reached"),
+           clEnumValN(::llmptx::llmgen::SelectPolicy::NVPTX, "nvptx",
+                      "Always the reference"))}]>,
+  Option<"strict", "strict", "bool", /*default=*/"false",
+         "Fail instead of falling back to the reference">,
+  Option<"cache", "cache", "::llmptx::llmgen::CacheMode",
+         /*default=*/"::llmptx::llmgen::CacheMode::ReadWrite",
+         "Response cache use", [{::llvm::cl::values(
+           clEnumValN(::llmptx::llmgen::CacheMode::ReadWrite, "readwrite",
+                      "Read and write the cache"),
+           clEnumValN(::llmptx::llmgen::CacheMode::Read, "read",
+                      "Read only"),
+           clEnumValN(::llmptx::llmgen::CacheMode::Off, "off",
+                      "No cache"))}]>,
+  Option<"cacheDir", "cache-dir", "std::string", /*default=*/[{""}],
+         "Cache directory (empty: $LLMPTX_CACHE_DIR or the user cache)">,
+  Option<"runner", "runner", "std::string", /*default=*/[{""}],
+         "Command that runs llmptx-runner (empty: $LLMPTX_RUNNER)">,
+  Option<"report", "report", "std::string", /*default=*/[{""}],
+         "Path of the JSON report">,
+  Option<"emitBundles", "emit-bundles", "std::string", /*default=*/[{""}],
+         "Directory for verification bundles">,
+  Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+         "Model calls in flight (0: automatic)">,
+  Option<"alternate", "alternate", "bool", /*default=*/"true",
+         "Also attach the alternate slot, so the gpu.binary keeps both the "
+         "selected object and the other one">
+];
+
+def LLMGenAttachTarget : Pass<"llmgen-attach-target", "mlir::ModuleOp"> {
+  let summary = "Attach #llmgen.target to gpu.module ops";
+  let description = [{
+    Like `nvvm-attach-target`: appends `#llmgen.target` to the target list of
+    every `gpu.module` whose name matches `module` (all when empty). With
+    `alternate=true` (the default) it appends two targets, `slot = selected`
+    and `slot = alternate`, so `gpu-module-to-binary` produces a `gpu.binary`
+    holding the selected object at index 0 and the other one at index 1.
+    Options equal to their defaults are left out of the attribute, so settings
+    the user did not give come from the environment at serialization time.
+
+    Before:
+    ```mlir
+    gpu.module @kernels {
+      llvm.func @vadd(...) attributes {gpu.kernel, nvvm.kernel} { ... }
+    }
+    ```
+    After `-llmgen-attach-target="provider=replay samples=2"`:
+    ```mlir
+    gpu.module @kernels [#llmgen.target<provider = "replay", samples = 2>,
+                         #llmgen.target<provider = "replay", samples = 2,
+                                        slot = alternate>] {
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::llmptx::llmgen::LLMGenDialect"];
+  let options = LLMGenTargetOptions;
+}
+
+def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
+  let summary = "Record each gpu.func kernel's source for the LLM prompt";
+  let description = [{
+    Lowering to NVVM turns `gpu.func` into `llvm.func`, losing the form the
+    kernel author wrote. Run before the lowering, this pass records the MLIR
+    text of every kernel (and its `llmgen.spec`, `llmgen.harness` and
+    `known_block_size`, which the lowering keeps anyway) in a dictionary on
+    its `gpu.module`, under `llmgen.kernels`, so the prompt shows the model
+    the kernel as written. Modules already recorded are left alone.
+
+    Before:
+    ```mlir
+    gpu.module @kernels {
+      gpu.func @vadd(%a: memref<?xf32>, ...) kernel { ... }
+    }
+    ```
+    After:
+    ```mlir
+    gpu.module @kernels attributes {llmgen.kernels = {
+        vadd = {source = "gpu.func @vadd(%a: memref<?xf32>, ...) kernel {...}"}}} {
+      gpu.func @vadd(%a: memref<?xf32>, ...) kernel { ... }
+    }
+    ```
+  }];
+}
+
+#endif // LLMPTX_DIALECT_LLMGEN_TRANSFORMS_PASSES_TD

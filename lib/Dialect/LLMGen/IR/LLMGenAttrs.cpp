@@ -1,0 +1,174 @@
+//===- LLMGenAttrs.cpp - llmgen attributes ----------------------*- C++ -*-===//
+//
+// Parsing, printing and verification of `#llmgen.target` and
+// `#llmgen.harness`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace llmptx::llmgen;
+
+#include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.cpp.inc"
+
+void LLMGenDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// Accepts `sm_<digits>` with an optional architecture-specific suffix (`a`)
+/// or family suffix (`f`), the spellings ptxas takes for `-arch`.
+static bool isValidChip(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return false;
+  if (chip.ends_with("a") || chip.ends_with("f"))
+    chip = chip.drop_back();
+  return !chip.empty() && llvm::all_of(chip, llvm::isDigit);
+}
+
+static constexpr StringLiteral kProviderKinds[] = {"openai", "anthropic",
+                                                   "exec", "replay"};
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int optLevel,
+                   StringRef chip, StringRef features, DictionaryAttr flags,
+                   ArrayAttr link, StringRef provider, StringRef model,
+                   StringRef baseUrl, StringRef execCommand, int samples,
+                   int repairs, Mode mode, VerifyLevel verification,
+                   SelectPolicy select, bool strict, CacheMode cache,
+                   StringRef cacheDir, StringRef runner, StringRef report,
+                   StringRef emitBundles, int jobs, Slot slot) {
+  if (optLevel < 0 || optLevel > 3)
+    return emitError() << "O must be between 0 and 3, got " << optLevel;
+  if (!isValidChip(chip))
+    return emitError() << "chip '" << chip
+                       << "' is not of the form sm_<digits>[a|f], e.g. "
+                          "\"sm_90\"";
+  if (!provider.empty() && !llvm::is_contained(kProviderKinds, provider))
+    return emitError() << "provider '" << provider
+                       << "' is not one of openai, anthropic, exec, replay";
+  if (samples < 1)
+    return emitError() << "samples must be at least 1, got " << samples;
+  if (repairs < 0)
+    return emitError() << "repairs must not be negative, got " << repairs;
+  if (jobs < 0)
+    return emitError() << "jobs must not be negative, got " << jobs;
+  if (link) {
+    for (Attribute file : link)
+      if (!isa<StringAttr>(file))
+        return emitError() << "link must list file names (strings), found "
+                           << file;
+  }
+  return success();
+}
+
+Attribute TargetAttr::getReferenceTarget() const {
+  return NVVM::NVVMTargetAttr::get(getContext(), getO(), "nvptx64-nvidia-cuda",
+                                   getChip(), getFeatures(), getFlags(),
+                                   getLink());
+}
+
+LogicalResult TargetAttr::verifyTarget(Operation *gpuModule) const {
+  // The reference path decides which NVVM ops the chip supports.
+  return cast<NVVM::NVVMTargetAttr>(getReferenceTarget())
+      .verifyTarget(gpuModule);
+}
+
+//===----------------------------------------------------------------------===//
+// HarnessAttr
+//===----------------------------------------------------------------------===//
+
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name.front()) || name.front() == '_'))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+LogicalResult HarnessAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayAttr sizes,
+    ArrayAttr shapes, ArrayAttr args, ArrayAttr grid, DenseI32ArrayAttr block,
+    DenseI32ArrayAttr outputs, DictionaryAttr tolerance, DictionaryAttr facts) {
+  llvm::StringSet<> names;
+  for (Attribute size : sizes) {
+    auto name = dyn_cast<StringAttr>(size);
+    if (!name || !isIdentifier(name.getValue()))
+      return emitError() << "sizes must be identifiers (strings), found "
+                         << size;
+    if (!names.insert(name.getValue()).second)
+      return emitError() << "size '" << name.getValue() << "' is named twice";
+  }
+  if (shapes) {
+    for (auto [i, shape] : llvm::enumerate(shapes)) {
+      auto values = dyn_cast<ArrayAttr>(shape);
+      if (!values || values.size() != sizes.size())
+        return emitError() << "shape " << i << " must list " << sizes.size()
+                           << " integers, one per size";
+      for (Attribute value : values) {
+        auto integer = dyn_cast<IntegerAttr>(value);
+        if (!integer || integer.getInt() < 1)
+          return emitError() << "shape " << i
+                             << " must hold positive integers, found " << value;
+      }
+    }
+  }
+  auto isExpression = [](Attribute attr) {
+    return isa<StringAttr, IntegerAttr, FloatAttr>(attr);
+  };
+  if (args) {
+    for (auto [i, arg] : llvm::enumerate(args))
+      if (!isExpression(arg))
+        return emitError() << "args[" << i
+                           << "] must be a string expression or a number";
+  }
+  if (grid) {
+    if (grid.size() != 3)
+      return emitError() << "grid must have 3 entries (x, y, z), found "
+                         << grid.size();
+    for (auto [i, dim] : llvm::enumerate(grid))
+      if (!isa<StringAttr, IntegerAttr>(dim))
+        return emitError() << "grid[" << i
+                           << "] must be a string expression or an integer";
+  }
+  if (block) {
+    if (block.size() != 3)
+      return emitError() << "block must have 3 entries, found " << block.size();
+    for (int32_t dim : block.asArrayRef())
+      if (dim < 1)
+        return emitError() << "block sizes must be positive";
+  }
+  if (outputs) {
+    for (int32_t index : outputs.asArrayRef())
+      if (index < 0)
+        return emitError() << "outputs must be argument indices";
+  }
+  if (tolerance) {
+    for (NamedAttribute entry : tolerance) {
+      StringRef key = entry.getName().getValue();
+      if (key != "ulp" && key != "rel" && key != "abs")
+        return emitError() << "tolerance key '" << key
+                           << "' is not one of ulp, rel, abs";
+      if (!isa<IntegerAttr, FloatAttr>(entry.getValue()))
+        return emitError() << "tolerance '" << key << "' must be a number";
+    }
+  }
+  return success();
+}

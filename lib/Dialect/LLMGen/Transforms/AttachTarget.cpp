@@ -1,0 +1,88 @@
+//===- AttachTarget.cpp - Attach #llmgen.target to gpu.modules --*- C++ -*-===//
+//
+// Implements `llmgen-attach-target`, the counterpart of `nvvm-attach-target`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/Regex.h"
+
+namespace llmptx::llmgen {
+#define GEN_PASS_DEF_LLMGENATTACHTARGET
+#include "llmptx/Dialect/LLMGen/Transforms/Passes.h.inc"
+} // namespace llmptx::llmgen
+
+using namespace mlir;
+using namespace llmptx::llmgen;
+
+namespace {
+struct LLMGenAttachTargetPass
+    : public llmptx::llmgen::impl::LLMGenAttachTargetBase<
+          LLMGenAttachTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  TargetAttr buildTarget(gpu::GPUModuleOp module, Slot slot);
+};
+} // namespace
+
+TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
+                                               Slot slot) {
+  Builder builder(&getContext());
+  DictionaryAttr flags;
+  SmallVector<NamedAttribute> flagList;
+  if (fastFlag)
+    flagList.push_back(builder.getNamedAttr("fast", builder.getUnitAttr()));
+  if (ftzFlag)
+    flagList.push_back(builder.getNamedAttr("ftz", builder.getUnitAttr()));
+  if (!flagList.empty())
+    flags = builder.getDictionaryAttr(flagList);
+
+  auto emitError = [&]() { return module.emitError("llmgen-attach-target: "); };
+  return TargetAttr::getChecked(
+      emitError, &getContext(), static_cast<int>(optLevel),
+      StringRef(chip.getValue()), StringRef(features.getValue()), flags,
+      /*link=*/ArrayAttr(), StringRef(provider.getValue()),
+      StringRef(model.getValue()), StringRef(baseUrl.getValue()),
+      StringRef(execCommand.getValue()), static_cast<int>(samples),
+      static_cast<int>(repairs), mode.getValue(), verification.getValue(),
+      select.getValue(), strict.getValue(), cache.getValue(),
+      StringRef(cacheDir.getValue()), StringRef(runner.getValue()),
+      StringRef(report.getValue()), StringRef(emitBundles.getValue()),
+      static_cast<int>(jobs), slot);
+}
+
+void LLMGenAttachTargetPass::runOnOperation() {
+  llvm::Regex matcher(moduleMatcher);
+  std::string regexError;
+  if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
+    getOperation().emitError() << "llmgen-attach-target: invalid module regex '"
+                               << moduleMatcher << "': " << regexError;
+    return signalPassFailure();
+  }
+
+  for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+    if (!moduleMatcher.empty() && !matcher.match(module.getName()))
+      continue;
+    SmallVector<Attribute> targets;
+    if (ArrayAttr existing = module.getTargetsAttr())
+      llvm::append_range(targets, existing.getValue());
+
+    TargetAttr selected = buildTarget(module, Slot::Selected);
+    if (!selected)
+      return signalPassFailure();
+    if (!llvm::is_contained(targets, selected))
+      targets.push_back(selected);
+    if (alternate) {
+      TargetAttr other = buildTarget(module, Slot::Alternate);
+      if (!llvm::is_contained(targets, other))
+        targets.push_back(other);
+    }
+    module.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
+  }
+}

@@ -1,0 +1,88 @@
+//===- ReferenceBuild.cpp - The conventional NVVM/NVPTX build ---*- C++ -*-===//
+//
+// One NVVM serialization yields the reference PTX and, through the target
+// options' callbacks, the optimized LLVM IR it came from.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/Target/ReferenceBuild.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace llmptx;
+
+static bool looksLikeToolkit(StringRef root) {
+  if (root.empty())
+    return false;
+  SmallString<256> ptxas(root);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  return llvm::sys::fs::can_execute(ptxas);
+}
+
+std::string llmptx::findCudaToolkitRoot(StringRef fromOptions) {
+  if (looksLikeToolkit(fromOptions))
+    return fromOptions.str();
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
+    const char *value = std::getenv(variable);
+    if (value && looksLikeToolkit(value))
+      return value;
+  }
+  if (std::optional<std::string> ptxas =
+          llvm::sys::Process::FindInEnvPath("PATH", "ptxas")) {
+    StringRef bin = llvm::sys::path::parent_path(*ptxas);
+    StringRef root = llvm::sys::path::parent_path(bin);
+    if (looksLikeToolkit(root))
+      return root.str();
+  }
+  if (looksLikeToolkit("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return {};
+}
+
+std::optional<ReferenceBuild>
+llmptx::buildReference(Operation *module, Attribute nvvmTarget,
+                       const gpu::TargetOptions &options) {
+  auto model = dyn_cast<gpu::TargetAttrInterface>(nvvmTarget);
+  if (!model) {
+    module->emitError("the #nvvm.target serialization model is not "
+                      "registered; call "
+                      "registerLLMGenTargetInterfaceExternalModels");
+    return std::nullopt;
+  }
+
+  ReferenceBuild build;
+  build.toolkitPath = findCudaToolkitRoot(options.getToolkitPath());
+  std::string isa;
+  auto recordIR = [&](llvm::Module &llvmModule) {
+    build.llvmIR.clear();
+    llvm::raw_string_ostream os(build.llvmIR);
+    llvmModule.print(os, nullptr);
+  };
+  auto recordISA = [&](StringRef text) { isa = text.str(); };
+  auto symbolTable = [&]() { return options.getSymbolTable(); };
+
+  gpu::TargetOptions referenceOptions(
+      build.toolkitPath, options.getLibrariesToLink(), options.getCmdOptions(),
+      options.getELFSection(), gpu::CompilationTarget::Assembly, symbolTable,
+      /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{}, recordIR,
+      recordISA);
+  std::optional<SmallVector<char, 0>> object =
+      model.serializeToObject(module, referenceOptions);
+  if (!object)
+    return std::nullopt;
+  build.ptx.assign(object->begin(), object->end());
+  // Assembly mode returns the PTX itself; keep the callback's copy only if the
+  // serializer ever returns something else.
+  if (build.ptx.empty())
+    build.ptx = std::move(isa);
+  return build;
+}
