@@ -1,0 +1,135 @@
+"""Reads the objects of `gpu.binary` ops out of MLIR text.
+
+Tests and users use it to take the PTX (or cubin) of an object out of the
+output of `llmptx-opt --llm-lower`, e.g. to feed it to ptxas:
+
+    python -m llmptx.gpu_binary out.mlir --binary kernels --object 0 -o k.ptx
+    python -m llmptx.gpu_binary out.mlir --list
+
+Only the standard library is used; the MLIR is scanned, not parsed, which is
+enough for the printed form of `gpu.binary` that MLIR emits.
+"""
+
+import argparse
+import re
+import sys
+
+_BINARY = re.compile(r'gpu\.binary\s+@([\w$.]+)\s*(<[^>]*>)?\s*\[')
+_OBJECT_START = '#gpu.object<'
+
+
+def _unescape(body):
+    """Decodes an MLIR string literal body (\\XX hex escapes) into bytes."""
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == '\\':
+            escape = body[i + 1:i + 3]
+            if escape[:1] in ('"', '\\', 'n', 't'):
+                out += {'"': b'"', '\\': b'\\', 'n': b'\n',
+                        't': b'\t'}[escape[:1]]
+                i += 2
+                continue
+            out.append(int(escape, 16))
+            i += 3
+            continue
+        out += ch.encode('utf-8')
+        i += 1
+    return bytes(out)
+
+
+def _read_string(text, start):
+    """Returns (body, end) of the string literal whose quote is at start."""
+    assert text[start] == '"'
+    i = start + 1
+    while text[i] != '"':
+        i += 2 if text[i] == '\\' else 1
+    return text[start + 1:i], i + 1
+
+
+def _matching(text, start, open_ch, close_ch):
+    """Index just past the bracket that closes the one at start."""
+    depth = 0
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            _, i = _read_string(text, i)
+            continue
+        if ch == open_ch:
+            depth += 1
+        elif ch == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError('unbalanced %s%s' % (open_ch, close_ch))
+
+
+def parse_objects(text):
+    """Yields (binary_name, index, header, payload_bytes) for every object."""
+    for match in _BINARY.finditer(text):
+        list_start = match.end() - 1
+        list_end = _matching(text, list_start, '[', ']')
+        index = 0
+        pos = text.find(_OBJECT_START, list_start, list_end)
+        while pos != -1:
+            end = _matching(text, pos + len('#gpu.object'), '<', '>')
+            obj = text[pos:end]
+            # The payload is the last string literal of the object. MLIR
+            # prints a quote inside a string as \22, so raw quotes are always
+            # delimiters.
+            last_quote = obj.rfind('"')
+            first_quote = obj.rfind('"', 0, last_quote)
+            body = obj[first_quote + 1:last_quote]
+            header = obj[:first_quote]
+            yield match.group(1), index, header, _unescape(body)
+            index += 1
+            pos = text.find(_OBJECT_START, end, list_end)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('input', help='MLIR file ("-" for stdin)')
+    parser.add_argument('--binary', help='name of the gpu.binary (default: '
+                        'the only one)')
+    parser.add_argument('--object', type=int, default=0,
+                        help='index of the object (default 0)')
+    parser.add_argument('--list', action='store_true',
+                        help='list binaries and objects instead')
+    parser.add_argument('-o', '--output', default='-',
+                        help='where to write the payload (default stdout)')
+    args = parser.parse_args(argv)
+
+    text = sys.stdin.read() if args.input == '-' else open(args.input).read()
+    objects = list(parse_objects(text))
+    if args.list:
+        for name, index, header, payload in objects:
+            print('%s[%d] %d bytes: %s' % (name, index, len(payload),
+                                            ' '.join(header.split())))
+        return 0
+    names = sorted({name for name, _, _, _ in objects})
+    if not names:
+        print('error: no gpu.binary in %s' % args.input, file=sys.stderr)
+        return 1
+    binary = args.binary or names[0]
+    if args.binary is None and len(names) > 1:
+        print('error: several gpu.binary ops (%s); pass --binary' %
+              ', '.join(names), file=sys.stderr)
+        return 1
+    for name, index, _, payload in objects:
+        if name == binary and index == args.object:
+            if args.output == '-':
+                sys.stdout.buffer.write(payload)
+            else:
+                with open(args.output, 'wb') as out:
+                    out.write(payload)
+            return 0
+    print('error: no object %d in gpu.binary @%s' % (args.object, binary),
+          file=sys.stderr)
+    return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
