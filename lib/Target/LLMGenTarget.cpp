@@ -80,7 +80,10 @@ decideOutcome(llmgen::TargetAttr target, Operation *module,
     reason = "no provider configured (set provider= or LLMPTX_PROVIDER)";
   else if (settings.select == llmgen::SelectPolicy::NVPTX)
     reason = "select=nvptx";
-  module->emitRemark() << "llmgen: using the NVPTX reference: " << reason;
+  // Remarks go to the module's location without the op dump that
+  // MlirOptMain appends to diagnostics attached to an operation.
+  emitRemark(module->getLoc())
+      << "llmgen: using the NVPTX reference: " << reason;
   DictionaryAttr outcome =
       referenceOnlyOutcome(module->getContext(), reference->ptx, reason);
   module->setAttr(kOutcomeAttrName, outcome);

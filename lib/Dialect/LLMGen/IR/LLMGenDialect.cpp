@@ -9,6 +9,8 @@
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace llmptx::llmgen;

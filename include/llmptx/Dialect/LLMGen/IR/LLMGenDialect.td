@@ -28,6 +28,9 @@ def LLMGen_Dialect : Dialect {
     The objects it creates carry `#nvvm.target`, so `gpu-to-llvm`,
     `mlir-translate` and the CUDA runtime wrappers handle them unchanged.
   }];
+  // #llmgen.target builds #nvvm.target (the reference path) and #gpu.object.
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::gpu::GPUDialect"];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
