@@ -1,0 +1,309 @@
+//===- LLMBench.cpp - Cache-hit latency and per-request overhead ----------===//
+//
+// Measures what the LLM layer costs on top of the model itself, against the
+// loopback mock server (python/llmptx/mock_llm_server.py) so that the network
+// and the model are as fast as they can be:
+//   - a bare libcurl POST of the same body (the floor),
+//   - the openai provider with the cache off (floor + JSON + retries logic),
+//   - a cache miss that writes an entry (readwrite),
+//   - a cache hit through the openai provider and through replay,
+//   - the exec provider running `cat >/dev/null; printf ...` and a bare
+//     /bin/sh spawn of the same command.
+// Per-request overhead = provider median - bare POST median.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/LLM/Cache.h"
+#include "llmptx/LLM/Prompt.h"
+#include "llmptx/LLM/Provider.h"
+#include "llmptx/LLM/Serialization.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <thread>
+
+using namespace llvm;
+using namespace llmptx::llm;
+
+namespace {
+
+cl::opt<unsigned> iterations("n", cl::desc("Iterations per measurement"),
+                             cl::init(200));
+cl::opt<std::string> python("python", cl::desc("Python interpreter"),
+                            cl::init("python3"));
+cl::opt<std::string>
+    sourceRoot("src", cl::desc("llmptx source root (for python/llmptx)"),
+               cl::init(LLMPTX_SOURCE_ROOT));
+
+using Clock = std::chrono::steady_clock;
+
+struct Stats {
+  double median, p90, mean;
+};
+
+Stats summarize(std::vector<double> micros) {
+  std::sort(micros.begin(), micros.end());
+  double sum = 0;
+  for (double value : micros)
+    sum += value;
+  return {micros[micros.size() / 2], micros[micros.size() * 9 / 10],
+          sum / micros.size()};
+}
+
+Stats measure(unsigned count, const std::function<void(unsigned)> &body) {
+  // Warm-up: first connections, page cache, lazy symbol binding.
+  for (unsigned i = 0; i < std::min(count, 5u); ++i)
+    body(count + i);
+  std::vector<double> micros;
+  for (unsigned i = 0; i < count; ++i) {
+    auto start = Clock::now();
+    body(i);
+    micros.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - start)
+            .count());
+  }
+  return summarize(std::move(micros));
+}
+
+void printRow(StringRef name, const Stats &stats) {
+  outs() << formatv("{0,-44} {1,10:f1} {2,10:f1} {3,10:f1}\n", name,
+                    stats.median, stats.p90, stats.mean);
+}
+
+size_t discard(char *, size_t size, size_t count, void *) {
+  return size * count;
+}
+
+void barePost(const std::string &url, const std::string &body) {
+  CURL *curl = curl_easy_init();
+  struct curl_slist *headers = nullptr;
+  headers = curl_slist_append(headers, "Content-Type: application/json");
+  headers = curl_slist_append(headers, "Expect:");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                   static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_NOPROXY, "127.0.0.1");
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+  curl_easy_perform(curl);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+}
+
+KernelSpec sampleSpec() {
+  KernelSpec spec;
+  spec.kernelName = "vecadd";
+  spec.chip = "sm_90";
+  spec.ptxIsa = "8.5";
+  spec.mlirText =
+      "gpu.func @vecadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: "
+      "memref<?xf32>, %n: index) kernel {\n"
+      "  %bid = gpu.block_id x\n  %bdim = gpu.block_dim x\n"
+      "  %tid = gpu.thread_id x\n  %t = arith.muli %bid, %bdim : index\n"
+      "  %i = arith.addi %t, %tid : index\n"
+      "  %in = arith.cmpi ult, %i, %n : index\n"
+      "  scf.if %in {\n    %x = memref.load %a[%i] : memref<?xf32>\n"
+      "    %y = memref.load %b[%i] : memref<?xf32>\n"
+      "    %s = arith.addf %x, %y : f32\n"
+      "    memref.store %s, %c[%i] : memref<?xf32>\n  }\n  gpu.return\n}\n";
+  spec.ptxSignature = ".visible .entry vecadd(\n  .param .u64 vecadd_param_0, "
+                      "...\n)";
+  spec.launchFacts = "block (256, 1, 1); grid ceil(n / 256)";
+  return spec;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Benchmark of the llmptx LLM layer\n");
+  SmallString<128> work;
+  if (std::error_code ec =
+          sys::fs::createUniqueDirectory("llmptx-llm-bench", work)) {
+    errs() << "cannot create a work directory: " << ec.message() << "\n";
+    return 1;
+  }
+  auto file = [&](StringRef name) {
+    SmallString<256> path(work);
+    sys::path::append(path, name);
+    return std::string(path);
+  };
+
+  // A reply of realistic size: a ~3 KiB PTX module.
+  std::string ptx = "```ptx\n.version 8.5\n.target sm_90\n.address_size 64\n";
+  while (ptx.size() < 3000)
+    ptx += "\tadd.s32 \t%r1, %r2, %r3;   // filler line of a kernel body\n";
+  ptx += "```\n";
+  {
+    std::error_code ec;
+    raw_fd_ostream script(file("script.json"), ec);
+    std::string escaped;
+    for (char c : ptx)
+      escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+    script << "{\"responses\": [{\"completion\": \"" << escaped
+           << "\", \"model\": \"mock-bench\"}]}\n";
+  }
+  auto pythonPath = sys::findProgramByName(python);
+  if (!pythonPath) {
+    errs() << "cannot find " << python << "\n";
+    return 1;
+  }
+  std::string pythonEnv = "PYTHONPATH=" + sourceRoot + "/python";
+  std::vector<std::string> envStorage;
+  for (char **entry = environ; *entry; ++entry)
+    if (!StringRef(*entry).starts_with("PYTHONPATH="))
+      envStorage.push_back(*entry);
+  envStorage.push_back(pythonEnv);
+  std::vector<StringRef> env(envStorage.begin(), envStorage.end());
+  std::string scriptPath = file("script.json"), portPath = file("port");
+  StringRef serverArgs[] = {
+      *pythonPath,   "-m",     "llmptx.mock_llm_server", "--script", scriptPath,
+      "--port-file", portPath, "--idle-timeout",         "60"};
+  std::string error;
+  sys::ProcessInfo server =
+      sys::ExecuteNoWait(*pythonPath, serverArgs, env, {}, 0, &error);
+  if (server.Pid <= 0) {
+    errs() << "cannot start the mock server: " << error << "\n";
+    return 1;
+  }
+  std::string port;
+  for (int i = 0; i < 200 && port.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    if (auto buffer = MemoryBuffer::getFile(portPath))
+      port = (*buffer)->getBuffer().trim().str();
+  }
+  if (port.empty()) {
+    errs() << "the mock server did not start\n";
+    ::kill(server.Pid, SIGTERM);
+    return 1;
+  }
+  std::string baseUrl = "http://127.0.0.1:" + port + "/v1";
+
+  Prompt prompt = renderTranslatePrompt(sampleSpec());
+  auto requestFor = [&](unsigned i) {
+    CompletionRequest request;
+    request.messages = prompt.messages;
+    // A distinct prompt per iteration, so misses stay misses.
+    request.messages.back().content += "\n// iteration " + utostr(i);
+    request.templateVersion = prompt.templateVersion;
+    request.model = "mock-bench";
+    request.label = "vecadd";
+    return request;
+  };
+  size_t promptBytes = 0;
+  for (const ChatMessage &message : prompt.messages)
+    promptBytes += message.content.size();
+
+  ProviderConfig config;
+  config.kind = "openai";
+  config.model = "mock-bench";
+  config.baseUrl = baseUrl;
+  config.cacheDir = file("cache");
+  unsigned n = iterations;
+
+  outs() << formatv("llmptx LLM layer benchmark: {0} iterations each, prompt "
+                    "{1} bytes, reply {2} bytes, mock server on {3}\n",
+                    n, promptBytes, ptx.size(), baseUrl);
+  outs() << formatv("{0,-44} {1,10} {2,10} {3,10}\n", "measurement (us)",
+                    "median", "p90", "mean");
+
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  std::string body = requestToJson(requestFor(0));
+  Stats bare = measure(
+      n, [&](unsigned) { barePost(baseUrl + "/chat/completions", body); });
+  printRow("bare libcurl POST (floor)", bare);
+
+  config.cacheMode = CacheMode::Off;
+  auto uncached = createProvider(config);
+  if (!uncached) {
+    errs() << toString(uncached.takeError()) << "\n";
+    return 1;
+  }
+  bool allOk = true;
+  Stats provider = measure(
+      n, [&](unsigned i) { allOk &= (*uncached)->complete(requestFor(i)).ok; });
+  printRow("openai provider, cache off", provider);
+
+  config.cacheMode = CacheMode::ReadWrite;
+  auto cached = createProvider(config);
+  if (!cached) {
+    errs() << toString(cached.takeError()) << "\n";
+    return 1;
+  }
+  Stats miss = measure(
+      n, [&](unsigned i) { allOk &= (*cached)->complete(requestFor(i)).ok; });
+  printRow("openai provider, cache miss + write", miss);
+  Stats hit = measure(n, [&](unsigned i) {
+    Completion completion = (*cached)->complete(requestFor(i));
+    allOk &= completion.ok && completion.cacheHit;
+  });
+  printRow("openai provider, cache hit", hit);
+
+  ProviderConfig replayConfig = config;
+  replayConfig.kind = "replay";
+  auto replay = createProvider(replayConfig);
+  if (!replay) {
+    errs() << toString(replay.takeError()) << "\n";
+    return 1;
+  }
+  Stats replayHit = measure(n, [&](unsigned i) {
+    allOk &= (*replay)->complete(requestFor(i)).cacheHit;
+  });
+  printRow("replay provider, cache hit", replayHit);
+
+  std::string command = "cat >/dev/null; printf 'ptx'";
+  ProviderConfig execConfig = config;
+  execConfig.kind = "exec";
+  execConfig.execCommand = command;
+  execConfig.cacheMode = CacheMode::Off;
+  auto exec = createProvider(execConfig);
+  if (!exec) {
+    errs() << toString(exec.takeError()) << "\n";
+    return 1;
+  }
+  unsigned execCount = std::max(1u, n / 4);
+  Stats bareSpawn = measure(execCount, [&](unsigned) {
+    StringRef args[] = {"/bin/sh", "-c", command};
+    std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
+                                            StringRef("")};
+    sys::ExecuteAndWait("/bin/sh", args, std::nullopt, redirects);
+  });
+  printRow("bare /bin/sh spawn (floor)", bareSpawn);
+  Stats execStats = measure(execCount, [&](unsigned i) {
+    allOk &= (*exec)->complete(requestFor(i)).ok;
+  });
+  printRow("exec provider, cache off", execStats);
+
+  outs() << formatv("per-request overhead of the layer (median): openai {0:f1} "
+                    "us over a bare POST, exec {1:f1} us over a bare spawn\n",
+                    provider.median - bare.median,
+                    execStats.median - bareSpawn.median);
+  outs() << formatv("cache-hit latency (median): {0:f1} us (openai), {1:f1} "
+                    "us (replay)\n",
+                    hit.median, replayHit.median);
+
+  ::kill(server.Pid, SIGTERM);
+  sys::Wait(server, std::nullopt);
+  sys::fs::remove_directories(work);
+  if (!allOk) {
+    errs() << "error: some calls failed or missed the cache\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,77 @@
+//===- Prompt.h - Versioned prompt templates for PTX generation -*- C++ -*-===//
+//
+// A KernelSpec describes one gpu.func and the facts the model may rely on;
+// the render functions turn it into chat messages through versioned
+// templates. The template version is part of every cache key, so changing a
+// template's wording must change its version string.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LLM_PROMPT_H
+#define LLMPTX_LLM_PROMPT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace llmptx::llm {
+
+struct ChatMessage {
+  std::string role; // system | user | assistant
+  std::string content;
+};
+
+struct KernelSpec {
+  std::string kernelName;
+  std::string mlirText;
+  /// The ABI contract spelled as the PTX entry signature to fill in.
+  std::string ptxSignature;
+  /// Block size, grid, shapes, as text.
+  std::string launchFacts;
+  std::string chip;   // e.g. "sm_90"
+  std::string ptxIsa; // e.g. "8.5"
+  /// Free-text intent (llmgen.spec); may be empty.
+  std::string intent;
+  /// Facts the module states (alignment, ...); may be empty.
+  std::string statedFacts;
+  /// Optimize mode: the reference PTX to improve on and its resource report.
+  std::string referencePtx;
+  std::string referenceResources;
+};
+
+struct Prompt {
+  std::string templateVersion;
+  std::vector<ChatMessage> messages;
+  /// Hex SHA-256 of the template version and the messages (provenance).
+  std::string hash() const;
+};
+
+/// Template versions; a conversation that continues a prompt (repair,
+/// mismatch) appends its own version to the one it continues.
+inline constexpr llvm::StringLiteral TranslateTemplateVersion =
+    "llmptx-translate-v1";
+inline constexpr llvm::StringLiteral OptimizeTemplateVersion =
+    "llmptx-optimize-v1";
+inline constexpr llvm::StringLiteral RepairTemplateVersion = "repair-v1";
+inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
+
+Prompt renderTranslatePrompt(const KernelSpec &spec);
+/// \p measurements: timings of the reference and any measured candidates.
+Prompt renderOptimizePrompt(const KernelSpec &spec,
+                            llvm::StringRef measurements);
+/// Continues \p previous with the model's answer and a user turn that lists
+/// \p diagnostics ("f.ptx:3:5: error: ..." lines).
+Prompt renderRepairPrompt(const Prompt &previous,
+                          llvm::StringRef previousAnswer,
+                          llvm::ArrayRef<std::string> diagnostics);
+/// Continues \p previous with the model's answer and a user turn carrying the
+/// first differing elements per shape.
+Prompt renderMismatchPrompt(const Prompt &previous,
+                            llvm::StringRef previousAnswer,
+                            llvm::StringRef mismatchReport);
+
+} // namespace llmptx::llm
+
+#endif // LLMPTX_LLM_PROMPT_H

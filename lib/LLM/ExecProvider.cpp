@@ -1,0 +1,217 @@
+//===- ExecProvider.cpp - A command as the model --------------------------===//
+//
+// The command runs through /bin/sh -c with the request JSON on stdin; its
+// stdout is the completion. The child gets its own session so that a timeout
+// kills the whole process group (the shell and whatever it started), and the
+// timeout is enforced by a watchdog thread rather than sys::Wait's alarm(2),
+// which is process-wide and unsafe with several calls in flight.
+// Non-zero exits are not retried: the command may itself be costly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HttpTransport.h"
+#include "ProviderKinds.h"
+#include "Wire.h"
+
+#include "llmptx/LLM/Secrets.h"
+#include "llmptx/LLM/Serialization.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <signal.h>
+#include <thread>
+
+using namespace llvm;
+
+namespace llmptx::llm {
+
+namespace {
+
+constexpr size_t StderrTailBytes = 2000;
+
+std::string tail(StringRef text, size_t bytes) {
+  text = text.rtrim();
+  if (text.size() <= bytes)
+    return text.str();
+  return "..." + text.take_back(bytes).str();
+}
+
+class ExecProvider : public Provider {
+public:
+  explicit ExecProvider(const ProviderConfig &config)
+      : config(config), gate(config.maxInFlight) {}
+
+  StringRef kind() const override { return "exec"; }
+
+  Completion complete(const CompletionRequest &original) override {
+    auto start = std::chrono::steady_clock::now();
+    Completion completion;
+    completion.provider = "exec";
+    try {
+      run(withEffectiveModel(original, config), completion);
+    } catch (const std::exception &error) {
+      completion.ok = false;
+      completion.error = std::string("exec: internal error: ") + error.what();
+    }
+    completion.latencyMs = completion.wallMs =
+        std::chrono::duration<double, std::milli>(
+            std::chrono::steady_clock::now() - start)
+            .count();
+    completion.error = redactSecrets(completion.error);
+    return completion;
+  }
+
+private:
+  void run(const CompletionRequest &request, Completion &completion) {
+    std::string where =
+        request.label.empty() ? "exec: " : "exec: " + request.label + ": ";
+    std::string input = requestToJson(request);
+    if (containsSecret(input)) {
+      completion.error = where + "request not passed to the command: it "
+                                 "contains an API key value";
+      return;
+    }
+    SmallString<128> inPath, outPath, errPath;
+    int inFd;
+    if (std::error_code ec = sys::fs::createTemporaryFile(
+            "llmptx-exec-in", "json", inFd, inPath)) {
+      completion.error =
+          where + "cannot create a temporary file: " + ec.message();
+      return;
+    }
+    FileRemover inRemover(inPath);
+    {
+      raw_fd_ostream os(inFd, /*shouldClose=*/true);
+      os << input;
+    }
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("llmptx-exec-out", "txt", outPath)) {
+      completion.error =
+          where + "cannot create a temporary file: " + ec.message();
+      return;
+    }
+    FileRemover outRemover(outPath);
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("llmptx-exec-err", "txt", errPath)) {
+      completion.error =
+          where + "cannot create a temporary file: " + ec.message();
+      return;
+    }
+    FileRemover errRemover(errPath);
+
+    std::optional<StringRef> redirects[] = {
+        StringRef(inPath), StringRef(outPath), StringRef(errPath)};
+    StringRef args[] = {"/bin/sh", "-c", config.execCommand};
+    std::string errorMessage;
+    bool executionFailed = false;
+    gate.acquire();
+    sys::ProcessInfo process = sys::ExecuteNoWait(
+        "/bin/sh", args, std::nullopt, redirects, /*MemoryLimit=*/0,
+        &errorMessage, &executionFailed, /*AffinityMask=*/nullptr,
+        /*DetachProcess=*/true);
+    if (executionFailed || process.Pid <= 0) {
+      gate.release();
+      completion.error = where + "cannot run /bin/sh: " + errorMessage;
+      return;
+    }
+    completion.attempts = 1;
+
+    // Watchdog: kill the child's process group at the deadline unless the
+    // child was reaped first.
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool reaped = false, timedOut = false;
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::milliseconds(
+                        static_cast<int64_t>(config.totalTimeoutS * 1000));
+    pid_t pid = process.Pid;
+    std::thread watchdog([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      if (!finished.wait_until(lock, deadline, [&] { return reaped; })) {
+        timedOut = true;
+        if (::kill(-pid, SIGKILL) != 0)
+          ::kill(pid, SIGKILL);
+      }
+    });
+    std::string waitMessage;
+    sys::ProcessInfo result =
+        sys::Wait(process, /*SecondsToWait=*/std::nullopt, &waitMessage);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      reaped = true;
+    }
+    finished.notify_all();
+    watchdog.join();
+    gate.release();
+
+    std::string errText = readLimited(errPath, 1 << 20);
+    if (timedOut) {
+      completion.error = formatv("{0}command timed out after {1} s and was "
+                                 "killed",
+                                 where, config.totalTimeoutS)
+                             .str();
+      if (!StringRef(errText).trim().empty())
+        completion.error += "; stderr: " + tail(errText, StderrTailBytes);
+      return;
+    }
+    if (result.ReturnCode != 0) {
+      if (result.ReturnCode == -2)
+        completion.error = where + "command crashed: " + waitMessage;
+      else
+        completion.error = formatv("{0}command exited with status {1}", where,
+                                   result.ReturnCode)
+                               .str();
+      completion.error += StringRef(errText).trim().empty()
+                              ? std::string(" (no stderr)")
+                              : "; stderr: " + tail(errText, StderrTailBytes);
+      return;
+    }
+    uint64_t size = 0;
+    if (!sys::fs::file_size(outPath, size) && size > config.maxResponseBytes) {
+      completion.error = formatv("{0}command printed {1} bytes, more than the "
+                                 "{2} byte limit (maxResponseBytes); refused",
+                                 where, size, config.maxResponseBytes)
+                             .str();
+      return;
+    }
+    std::string text = readLimited(outPath, config.maxResponseBytes);
+    if (StringRef(text).trim().empty()) {
+      completion.error = where + "command printed nothing on stdout";
+      if (!StringRef(errText).trim().empty())
+        completion.error += "; stderr: " + tail(errText, StderrTailBytes);
+      return;
+    }
+    completion.text = wire::sanitizeUtf8(text);
+    completion.model = request.model;
+    completion.ok = true;
+  }
+
+  static std::string readLimited(StringRef path, uint64_t limit) {
+    auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return {};
+    StringRef data = (*buffer)->getBuffer();
+    return data.take_front(limit).str();
+  }
+
+  ProviderConfig config;
+  RequestGate gate;
+};
+
+} // namespace
+
+std::unique_ptr<Provider> createExecProvider(const ProviderConfig &config) {
+  return std::make_unique<ExecProvider>(config);
+}
+
+} // namespace llmptx::llm

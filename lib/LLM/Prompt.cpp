@@ -1,0 +1,159 @@
+//===- Prompt.cpp - Versioned prompt templates for PTX generation ---------===//
+//
+// The system message states, once, the rules that models break most often
+// when they write PTX by hand; every user turn then carries only facts about
+// one kernel. Wording changes here must bump the template version in
+// Prompt.h, because the version is part of the cache key.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/LLM/Prompt.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace llmptx::llm {
+
+namespace {
+
+constexpr StringLiteral SystemRules =
+    R"(You are the PTX backend of an MLIR compiler. You translate one MLIR gpu.func into one PTX module that computes exactly what the MLIR computes. Your PTX is parsed, linted, checked against the entry signature, compiled with ptxas and run on a GPU against the reference compiler's PTX on many shapes and special values; anything that differs is rejected.
+
+Rules:
+1. Answer with exactly one fenced code block tagged ptx (```ptx ... ```) holding the complete module: .version, .target, .address_size 64, then the .visible .entry. Nothing else goes inside the block; text outside it is ignored.
+2. Use the entry signature you are given exactly: same name, same .param list in the same order with the same types. Do not add, drop, rename or reorder parameters.
+3. Declare every register before use. `.reg .b32 %r<N>;` declares %r0 to %r(N-1) only, so N must be larger than the highest index you use. Declare predicates too: `.reg .pred %p<N>;`.
+4. Keep 32-bit and 64-bit values apart. Addresses and MLIR `index` values are 64-bit (.u64/.s64/.b64 registers). Widen a 32-bit index with cvt or mul.wide before adding it to an address, convert parameter pointers with cvta.to.global.u64, and give every instruction the type suffix that matches its registers.
+5. Bounds: keep every bounds check the MLIR has; a thread whose index is out of range must neither load nor store. Do not read or write outside the elements the MLIR touches.
+6. Rely only on the facts stated. A pointer is aligned to its element size and no more unless the prompt states more, so use vector loads (ld.global.v2/v4) only when the stated alignment allows them.
+7. Keep IEEE semantics: no .ftz, no .approx division or square root, round-to-nearest (.rn) where the MLIR op is exact; NaN, infinities, -0.0 and denormals must come out as the reference computes them.
+8. Use the .target and .version given.)";
+
+constexpr StringLiteral OptimizeRules = R"(
+
+In this task you also get the reference PTX that the LLVM NVPTX backend produced for the kernel, its resource report and timings. Write a faster kernel that still computes exactly the same results under the same rules. It is timed against the reference; a kernel that is not faster is discarded, so only change what you expect to pay off.)";
+
+void section(raw_ostream &os, StringRef title, StringRef body) {
+  if (body.trim().empty())
+    return;
+  os << "\n## " << title << "\n" << body.rtrim() << "\n";
+}
+
+void fenced(raw_ostream &os, StringRef title, StringRef lang, StringRef body) {
+  if (body.trim().empty())
+    return;
+  os << "\n## " << title << "\n```" << lang << "\n"
+     << body.rtrim() << "\n```\n";
+}
+
+std::string kernelFacts(const KernelSpec &spec) {
+  std::string text;
+  raw_string_ostream os(text);
+  os << "Kernel: " << (spec.kernelName.empty() ? "(unnamed)" : spec.kernelName)
+     << "\nTarget: .target " << (spec.chip.empty() ? "sm_90" : spec.chip)
+     << ", .version " << (spec.ptxIsa.empty() ? "8.5" : spec.ptxIsa) << "\n";
+  fenced(os, "MLIR (the gpu.func to translate)", "mlir", spec.mlirText);
+  fenced(os, "Entry signature to fill in (use it exactly)", "ptx",
+         spec.ptxSignature);
+  section(os, "Launch facts", spec.launchFacts);
+  section(os, "Stated facts (the only assumptions allowed)",
+          spec.statedFacts.empty()
+              ? "None beyond the MLIR types: pointers are aligned to their "
+                "element size only."
+              : StringRef(spec.statedFacts));
+  section(os, "Intent", spec.intent);
+  return text;
+}
+
+Prompt continueConversation(const Prompt &previous, StringRef previousAnswer,
+                            StringRef version, std::string userTurn) {
+  Prompt prompt;
+  prompt.templateVersion = previous.templateVersion + "+" + version.str();
+  prompt.messages = previous.messages;
+  prompt.messages.push_back({"assistant", previousAnswer.str()});
+  prompt.messages.push_back({"user", std::move(userTurn)});
+  return prompt;
+}
+
+} // namespace
+
+std::string Prompt::hash() const {
+  // Length-prefixed fields keep ("ab","c") and ("a","bc") apart.
+  SHA256 sha;
+  auto add = [&](StringRef field) {
+    sha.update(utostr(field.size()));
+    sha.update(":");
+    sha.update(field);
+  };
+  add("llmptx-prompt-v1");
+  add(templateVersion);
+  for (const ChatMessage &message : messages) {
+    add(message.role);
+    add(message.content);
+  }
+  return toHex(sha.final(), /*LowerCase=*/true);
+}
+
+Prompt renderTranslatePrompt(const KernelSpec &spec) {
+  Prompt prompt;
+  prompt.templateVersion = TranslateTemplateVersion.str();
+  prompt.messages.push_back({"system", SystemRules.str()});
+  std::string user = kernelFacts(spec);
+  user += "\nWrite the complete PTX module for this kernel, in one ```ptx "
+          "block.\n";
+  prompt.messages.push_back({"user", std::move(user)});
+  return prompt;
+}
+
+Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
+  Prompt prompt;
+  prompt.templateVersion = OptimizeTemplateVersion.str();
+  prompt.messages.push_back({"system", (SystemRules + OptimizeRules).str()});
+  std::string user = kernelFacts(spec);
+  raw_string_ostream os(user);
+  fenced(os, "Reference PTX (correct; make it faster)", "ptx",
+         spec.referencePtx);
+  section(os, "Reference resource usage (ptxas -v)", spec.referenceResources);
+  section(os, "Measurements", measurements);
+  os << "\nWrite a faster complete PTX module for this kernel, with the same "
+        "entry signature, in one ```ptx block.\n";
+  prompt.messages.push_back({"user", std::move(user)});
+  return prompt;
+}
+
+Prompt renderRepairPrompt(const Prompt &previous, StringRef previousAnswer,
+                          ArrayRef<std::string> diagnostics) {
+  std::string user;
+  raw_string_ostream os(user);
+  os << "Your PTX was rejected before it could run. Line and column numbers "
+        "below count from the first line inside your ```ptx block.\n\n";
+  if (diagnostics.empty())
+    os << "(no diagnostics were produced)\n";
+  for (const std::string &line : diagnostics)
+    os << StringRef(line).rtrim() << "\n";
+  os << "\nFix every error (they may hide others), keep the entry signature "
+        "exactly, and answer with the complete corrected module in one "
+        "```ptx block.\n";
+  return continueConversation(previous, previousAnswer, RepairTemplateVersion,
+                              std::move(user));
+}
+
+Prompt renderMismatchPrompt(const Prompt &previous, StringRef previousAnswer,
+                            StringRef mismatchReport) {
+  std::string user;
+  raw_string_ostream os(user);
+  os << "Your PTX compiled and ran, but its results differ from the "
+        "reference. The first differing elements per shape:\n\n"
+     << mismatchReport.rtrim() << "\n\n"
+     << "Find the cause (indexing, bounds, 32/64-bit widths, rounding, "
+        "special values, elements left unwritten) and answer with the "
+        "complete corrected module in one ```ptx block, with the same entry "
+        "signature.\n";
+  return continueConversation(previous, previousAnswer, MismatchTemplateVersion,
+                              std::move(user));
+}
+
+} // namespace llmptx::llm
