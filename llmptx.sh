@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+#===- llmptx.sh - Set up, build and run llmptx on a Debian machine --------===#
+#
+#   ./llmptx.sh example   install what is missing, build, run llm-lower on the
+#                         shipped example and show what it selected
+#   ./llmptx.sh test      install what is missing, build, run every test
+#   ./llmptx.sh build     install what is missing and build only
+#
+# Packages come from Debian (LLVM/MLIR 22, libcurl, nlohmann/json,
+# GoogleTest). The CUDA toolkit is optional: ptxas/nvJitLink are found through
+# CUDA_HOME, CUDA_PATH, PATH or /usr/local/cuda; tests that need them are
+# skipped without it, and no test needs a GPU or the network.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${BUILD_DIR:-build}
+PACKAGES=(cmake ninja-build g++ python3 git
+          llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+          libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev)
+
+install_packages() {
+  local missing=()
+  for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
+      grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "llmptx: installing ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  install_packages
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+  fi
+  ninja -C "$BUILD_DIR"
+}
+
+example() {
+  build
+  local out="$BUILD_DIR/example"
+  mkdir -p "$out"
+  local cmd=("$BUILD_DIR/bin/llmptx-opt" docs/examples/kernels.mlir
+             "--llm-lower=provider=replay cache=read cache-dir=docs/examples/cache verify=compile report=$out/report.json"
+             -o "$out/kernels.out.mlir")
+  echo "llmptx: ${cmd[*]}"
+  "${cmd[@]}"
+  echo
+  echo "llmptx: objects of each gpu.binary in $out/kernels.out.mlir:"
+  PYTHONPATH=python python3 -m llmptx.gpu_binary "$out/kernels.out.mlir" --list |
+    cut -c1-200
+  if [ -f "$out/report.json" ]; then
+    echo
+    echo "llmptx: per-kernel decisions ($out/report.json):"
+    python3 - "$out/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for kernel in report.get("kernels", []):
+    print("  @%-12s selected=%-5s %s" % (kernel["name"], kernel["selected"],
+                                        kernel["reason"]))
+PY
+  fi
+}
+
+case "${1:-}" in
+  example) example ;;
+  test) build; ninja -C "$BUILD_DIR" check-llmptx ;;
+  build) build ;;
+  *) echo "usage: $0 example|test|build" >&2; exit 2 ;;
+esac
