@@ -1,0 +1,366 @@
+//===- llmptx-ptx.cpp - Lint, compile-check, ABI-check and fix PTX -*- C++
+//-*-===//
+//
+// The command-line face of the PTX toolkit:
+//   llmptx-ptx lint  [--chip sm_XX] [--json] [--no-warnings] FILE...
+//   llmptx-ptx check [--chip sm_XX] [--cuda-path DIR] [--backend B] [--json]
+//                    FILE...
+//   llmptx-ptx abi   [--json] CONTRACT.json FILE
+//   llmptx-ptx abi   --signature CONTRACT.json
+//   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
+// Exit status: 0 clean, 1 errors found (or nothing could be fixed), 2 bad
+// usage or unreadable input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/PTX/AbiContract.h"
+#include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/Lint.h"
+#include "llmptx/PTX/MechanicalFix.h"
+#include "llmptx/PTX/Parser.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+using namespace llmptx::ptx;
+using llvm::StringRef;
+
+namespace {
+
+constexpr const char *Usage = R"(usage:
+  llmptx-ptx lint  [--chip sm_XX] [--json] [--no-warnings] FILE...
+  llmptx-ptx check [--chip sm_XX] [--cuda-path DIR] [--backend auto|nvjitlink|ptxas]
+                   [--json] [--no-warnings] FILE...
+  llmptx-ptx abi   [--json] CONTRACT.json FILE
+  llmptx-ptx abi   --signature CONTRACT.json
+  llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
+
+lint   parse and lint PTX; prints FILE:LINE:COL: error|warning|note: message
+check  lint, then compile with nvJitLink (or ptxas) and print the resource report
+abi    check a kernel entry against an ABI contract (JSON, see docs/ptx-toolkit.md)
+fix    apply unambiguous mechanical fixes; writes the PTX to -o (default stdout),
+       lists the fixes on stderr; -i rewrites FILE in place
+FILE may be '-' for standard input. Exit status: 0 clean, 1 errors, 2 usage.
+)";
+
+struct Options {
+  std::string command;
+  std::string chip;
+  std::string cudaPath;
+  std::string output;
+  std::string backend = "auto";
+  bool json = false;
+  bool warnings = true;
+  bool inPlace = false;
+  bool signature = false;
+  std::vector<std::string> files;
+};
+
+int usageError(const llvm::Twine &message) {
+  llvm::errs() << "llmptx-ptx: " << message << "\n" << Usage;
+  return 2;
+}
+
+/// Parses argv; returns -1 on success, else the exit status to return.
+int parseArgs(int argc, char **argv, Options &opts) {
+  if (argc < 2)
+    return usageError("missing subcommand");
+  opts.command = argv[1];
+  if (opts.command == "--help" || opts.command == "-h" ||
+      opts.command == "help") {
+    llvm::outs() << Usage;
+    return 0;
+  }
+  if (opts.command != "lint" && opts.command != "check" &&
+      opts.command != "abi" && opts.command != "fix")
+    return usageError("unknown subcommand '" + opts.command + "'");
+  for (int i = 2; i < argc; ++i) {
+    StringRef arg = argv[i];
+    auto value = [&](std::string &out) -> bool {
+      if (arg.contains('=')) {
+        out = arg.split('=').second.str();
+        return true;
+      }
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    StringRef name = arg.split('=').first;
+    if (name == "--chip") {
+      if (!value(opts.chip))
+        return usageError("--chip needs a value such as sm_90");
+    } else if (name == "--cuda-path") {
+      if (!value(opts.cudaPath))
+        return usageError("--cuda-path needs a directory");
+    } else if (name == "--backend") {
+      if (!value(opts.backend) ||
+          (opts.backend != "auto" && opts.backend != "nvjitlink" &&
+           opts.backend != "ptxas"))
+        return usageError("--backend must be auto, nvjitlink or ptxas");
+    } else if (arg == "-o") {
+      if (!value(opts.output))
+        return usageError("-o needs a file name");
+    } else if (arg == "-i") {
+      opts.inPlace = true;
+    } else if (arg == "--json") {
+      opts.json = true;
+    } else if (arg == "--no-warnings") {
+      opts.warnings = false;
+    } else if (arg == "--signature") {
+      opts.signature = true;
+    } else if (arg == "--help" || arg == "-h") {
+      llvm::outs() << Usage;
+      return 0;
+    } else if (arg.starts_with("-") && arg != "-") {
+      return usageError("unknown option '" + arg + "'");
+    } else {
+      opts.files.push_back(arg.str());
+    }
+  }
+  if (opts.files.empty())
+    return usageError("no input file");
+  return -1;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  auto buffer = path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                            : llvm::MemoryBuffer::getFile(path, true);
+  if (!buffer) {
+    llvm::errs() << "llmptx-ptx: cannot read '" << path
+                 << "': " << buffer.getError().message() << "\n";
+    return false;
+  }
+  out = (*buffer)->getBuffer().str();
+  return true;
+}
+
+void printDiagnostics(const std::vector<Diagnostic> &diags,
+                      StringRef fileName) {
+  for (const Diagnostic &d : diags)
+    llvm::outs() << formatDiagnostic(d, fileName);
+}
+
+void printJson(llvm::json::Value value) {
+  llvm::outs() << llvm::formatv("{0:2}", value) << "\n";
+}
+
+std::string resourceLine(const ResourceReport &r) {
+  return "entry '" + r.entry + "': " + std::to_string(r.registers) +
+         " registers, " + std::to_string(r.spillStores) +
+         " bytes spill stores, " + std::to_string(r.spillLoads) +
+         " bytes spill loads, " + std::to_string(r.sharedBytes) +
+         " bytes shared, " + std::to_string(r.localBytes) + " bytes stack, " +
+         std::to_string(r.constantBytes) + " bytes constant, " +
+         std::to_string(r.barriers) + " barriers";
+}
+
+LintOptions lintOptions(const Options &opts) {
+  LintOptions lint;
+  lint.chip = opts.chip;
+  lint.warnings = opts.warnings;
+  return lint;
+}
+
+int runLint(const Options &opts) {
+  bool anyError = false;
+  llvm::json::Array files;
+  for (const std::string &file : opts.files) {
+    std::string text;
+    if (!readFile(file, text))
+      return 2;
+    std::vector<Diagnostic> diags = lintPtx(text, lintOptions(opts));
+    anyError |= hasErrors(diags);
+    if (opts.json) {
+      files.push_back(llvm::json::Object{
+          {"file", file},
+          {"errors", countSeverity(diags, Severity::Error)},
+          {"warnings", countSeverity(diags, Severity::Warning)},
+          {"diagnostics", toJson(diags)}});
+      continue;
+    }
+    printDiagnostics(diags, file);
+  }
+  if (opts.json)
+    printJson(llvm::json::Object{{"files", std::move(files)}});
+  return anyError ? 1 : 0;
+}
+
+int runCheck(const Options &opts) {
+  llvm::Expected<CudaToolkit> toolkit = findCudaToolkit(opts.cudaPath);
+  if (!toolkit) {
+    llvm::errs() << "llmptx-ptx: " << llvm::toString(toolkit.takeError())
+                 << "\n";
+    return 2;
+  }
+  CompileOptions compileOpts;
+  compileOpts.backend = opts.backend == "ptxas" ? CompileBackend::Ptxas
+                        : opts.backend == "nvjitlink"
+                            ? CompileBackend::NvJitLink
+                            : CompileBackend::Auto;
+  bool anyError = false;
+  llvm::json::Array files;
+  for (const std::string &file : opts.files) {
+    std::string text;
+    if (!readFile(file, text))
+      return 2;
+    ParseResult parsed = parsePtx(text);
+    std::string chip =
+        opts.chip.empty() ? parsed.module.chip().str() : opts.chip;
+    std::vector<Diagnostic> lint = lintPtx(text, lintOptions(opts));
+    CompileResult compiled;
+    if (chip.empty()) {
+      compiled.diagnostics.push_back(makeDiagnostic(
+          Severity::Error, {}, "compile-tool",
+          "no chip: the file has no .target sm_XX and --chip was not given"));
+    } else {
+      compiled = compilePtx(text, chip, *toolkit, compileOpts);
+    }
+    anyError |= hasErrors(lint) || !compiled.ok;
+    if (opts.json) {
+      llvm::json::Array resources;
+      for (const ResourceReport &r : compiled.resources)
+        resources.push_back(toJson(r));
+      files.push_back(llvm::json::Object{
+          {"file", file},
+          {"chip", chip},
+          {"errors", countSeverity(lint, Severity::Error)},
+          {"warnings", countSeverity(lint, Severity::Warning)},
+          {"diagnostics", toJson(lint)},
+          {"compile",
+           llvm::json::Object{{"tool", compiled.tool},
+                              {"ok", compiled.ok},
+                              {"cubinBytes", compiled.cubin.size()},
+                              {"diagnostics", toJson(compiled.diagnostics)},
+                              {"resources", std::move(resources)}}}});
+      continue;
+    }
+    printDiagnostics(lint, file);
+    printDiagnostics(compiled.diagnostics, file);
+    llvm::outs() << file << ": compile with "
+                 << (compiled.tool.empty() ? "(none)" : compiled.tool)
+                 << " for " << chip << ": " << (compiled.ok ? "ok" : "failed")
+                 << "\n";
+    for (const ResourceReport &r : compiled.resources)
+      llvm::outs() << file << ": " << resourceLine(r) << "\n";
+  }
+  if (opts.json)
+    printJson(llvm::json::Object{{"files", std::move(files)}});
+  return anyError ? 1 : 0;
+}
+
+int runAbi(const Options &opts) {
+  std::string contractText;
+  if (!readFile(opts.files[0], contractText))
+    return 2;
+  llvm::Expected<AbiContract> contract = AbiContract::fromJson(contractText);
+  if (!contract) {
+    llvm::errs() << opts.files[0]
+                 << ": error: " << llvm::toString(contract.takeError()) << "\n";
+    return 2;
+  }
+  if (opts.signature) {
+    llvm::outs() << contract->ptxSignature() << "\n";
+    return 0;
+  }
+  if (opts.files.size() != 2)
+    return usageError("abi takes CONTRACT.json and one PTX file");
+  std::string text;
+  if (!readFile(opts.files[1], text))
+    return 2;
+  std::vector<Diagnostic> diags = checkAbi(text, *contract);
+  if (opts.json)
+    printJson(
+        llvm::json::Object{{"file", opts.files[1]},
+                           {"contract", opts.files[0]},
+                           {"entry", contract->entryName},
+                           {"errors", countSeverity(diags, Severity::Error)},
+                           {"diagnostics", toJson(diags)}});
+  else
+    printDiagnostics(diags, opts.files[1]);
+  return hasErrors(diags) ? 1 : 0;
+}
+
+int runFix(const Options &opts) {
+  if (opts.files.size() != 1)
+    return usageError("fix takes exactly one PTX file");
+  if (opts.inPlace && !opts.output.empty())
+    return usageError("-i and -o exclude each other");
+  const std::string &file = opts.files[0];
+  if (opts.inPlace && file == "-")
+    return usageError("-i needs a file, not standard input");
+  std::string text;
+  if (!readFile(file, text))
+    return 2;
+  LintOptions lint = lintOptions(opts);
+  std::vector<Diagnostic> before = lintPtx(text, lint);
+  std::optional<FixResult> fixed = applyMechanicalFixes(text, lint);
+  std::string outputPath = opts.inPlace ? file : opts.output;
+  if (opts.json) {
+    llvm::json::Array fixes;
+    if (fixed)
+      for (const std::string &f : fixed->fixesApplied)
+        fixes.push_back(f);
+    llvm::json::Object result{{"file", file},
+                              {"fixed", fixed.has_value()},
+                              {"fixes", std::move(fixes)},
+                              {"diagnosticsBefore", toJson(before)}};
+    if (fixed && outputPath.empty())
+      result["ptx"] = fixed->ptx;
+    printJson(std::move(result));
+  }
+  if (!fixed) {
+    if (!opts.json) {
+      if (!hasErrors(before)) {
+        llvm::errs() << file << ": no errors; nothing to fix\n";
+      } else {
+        llvm::errs() << file << ": no unambiguous mechanical fix for:\n";
+        for (const Diagnostic &d : before)
+          if (d.severity == Severity::Error)
+            llvm::errs() << formatDiagnostic(d, file);
+      }
+    }
+    return hasErrors(before) ? 1 : 0;
+  }
+  if (!opts.json)
+    for (const std::string &f : fixed->fixesApplied)
+      llvm::errs() << file << ": fix applied: " << f << "\n";
+  if (outputPath.empty()) {
+    if (!opts.json)
+      llvm::outs() << fixed->ptx;
+    return 0;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(outputPath, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << "llmptx-ptx: cannot write '" << outputPath
+                 << "': " << ec.message() << "\n";
+    return 2;
+  }
+  os << fixed->ptx;
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  Options opts;
+  int status = parseArgs(argc, argv, opts);
+  if (status >= 0)
+    return status;
+  if (opts.command == "lint")
+    return runLint(opts);
+  if (opts.command == "check")
+    return runCheck(opts);
+  if (opts.command == "abi")
+    return runAbi(opts);
+  return runFix(opts);
+}
