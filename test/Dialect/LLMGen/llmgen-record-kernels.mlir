@@ -4,7 +4,8 @@
 // functions are not.
 // CHECK-LABEL: gpu.module @kernels
 // CHECK-SAME: llmgen.kernels = {
-// CHECK-SAME: scale = {source = "gpu.func @scale(%arg0: memref<?xf32>, %arg1: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>, llmgen.spec = \22scale in place\22} {\0A
+// CHECK-SAME: copy = {access = ["read", "write", "none"], function_type = (memref<?xf32>, memref<8x?xf32, strided<[?, 1], offset: ?>>, memref<4xi32>) -> ()
+// CHECK-SAME: scale = {access = ["readwrite", "value"], function_type = (memref<?xf32>, f32) -> (), source = "gpu.func @scale(%arg0: memref<?xf32>, %arg1: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>, llmgen.spec = \22scale in place\22} {\0A
 // CHECK-SAME: memref.store
 // CHECK-NOT: helper = {
 // CHECK: gpu.func @scale
@@ -17,6 +18,17 @@ module attributes {gpu.container_module} {
       %v = memref.load %x[%i] : memref<?xf32>
       %r = func.call @helper(%v, %a) : (f32, f32) -> f32
       memref.store %r, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+    // Writes through a subview count as writes of the argument.
+    gpu.func @copy(%src: memref<?xf32>,
+                   %dst: memref<8x?xf32, strided<[?, 1], offset: ?>>,
+                   %unused: memref<4xi32>) kernel {
+      %i = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %src[%i] : memref<?xf32>
+      %row = memref.subview %dst[0, 0] [1, 4] [1, 1] : memref<8x?xf32, strided<[?, 1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      memref.store %v, %row[%c0] : memref<4xf32, strided<[1], offset: ?>>
       gpu.return
     }
     func.func @helper(%v: f32, %a: f32) -> f32 {

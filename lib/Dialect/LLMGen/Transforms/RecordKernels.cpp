@@ -1,15 +1,18 @@
 //===- RecordKernels.cpp - Record kernel sources for prompts ----*- C++ -*-===//
 //
 // Implements `llmgen-record-kernels`: the prompt shows the model each kernel
-// as its author wrote it, which the NVVM lowering would otherwise erase.
+// as its author wrote it, and verification needs the memref types and which
+// arguments the kernel writes, all of which the NVVM lowering erases.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace llmptx::llmgen {
 #define GEN_PASS_DEF_LLMGENRECORDKERNELS
@@ -21,6 +24,57 @@ using namespace llmptx::llmgen;
 
 /// Name of the gpu.module attribute that holds the recorded kernels.
 static constexpr StringLiteral kKernelsAttrName = "llmgen.kernels";
+
+namespace {
+/// How a kernel uses one memref argument, from the ops that touch it
+/// (through views too).
+struct Access {
+  bool read = false;
+  bool written = false;
+};
+} // namespace
+
+static void collectAccess(Value memref, Access &access) {
+  for (OpOperand &use : memref.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp>(user)) {
+      access.read = true;
+    } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      if (store.getMemRef() == memref)
+        access.written = true;
+      else
+        access.read = true; // the memref is stored as a value: be safe
+    } else if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user)) {
+      access.read = access.written = true;
+    } else if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1) {
+      collectAccess(user->getResult(0), access);
+    } else if (auto effects = dyn_cast<MemoryEffectOpInterface>(user)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffectsOnValue(memref, instances);
+      for (const MemoryEffects::EffectInstance &effect : instances) {
+        if (isa<MemoryEffects::Read>(effect.getEffect()))
+          access.read = true;
+        if (isa<MemoryEffects::Write>(effect.getEffect()))
+          access.written = true;
+      }
+      if (instances.empty())
+        access.read = access.written = true;
+    } else {
+      // Unknown use (a call, an unregistered op): assume both.
+      access.read = access.written = true;
+    }
+  }
+}
+
+static StringRef accessName(const Access &access) {
+  if (access.read && access.written)
+    return "readwrite";
+  if (access.written)
+    return "write";
+  if (access.read)
+    return "read";
+  return "none";
+}
 
 namespace {
 struct LLMGenRecordKernelsPass
@@ -39,12 +93,28 @@ struct LLMGenRecordKernelsPass
           continue;
         std::string source;
         llvm::raw_string_ostream os(source);
-        // Generic form would be unreadable; the custom form with local scope
-        // keeps SSA names stable and drops unrelated module context.
+        // The custom form with local scope keeps SSA names stable and drops
+        // unrelated module context.
         func->print(os, OpPrintingFlags().useLocalScope());
+
+        SmallVector<Attribute> access;
+        for (BlockArgument arg : func.getArguments()) {
+          if (!isa<BaseMemRefType>(arg.getType())) {
+            access.push_back(builder.getStringAttr("value"));
+            continue;
+          }
+          Access usage;
+          collectAccess(arg, usage);
+          access.push_back(builder.getStringAttr(accessName(usage)));
+        }
         kernels.push_back(builder.getNamedAttr(
-            func.getName(), builder.getDictionaryAttr({builder.getNamedAttr(
-                                "source", builder.getStringAttr(source))})));
+            func.getName(),
+            builder.getDictionaryAttr(
+                {builder.getNamedAttr("source", builder.getStringAttr(source)),
+                 builder.getNamedAttr("function_type",
+                                      TypeAttr::get(func.getFunctionType())),
+                 builder.getNamedAttr("access",
+                                      builder.getArrayAttr(access))})));
       }
       if (!kernels.empty())
         module->setAttr(kKernelsAttrName, builder.getDictionaryAttr(kernels));

@@ -124,11 +124,14 @@ def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
   let summary = "Record each gpu.func kernel's source for the LLM prompt";
   let description = [{
     Lowering to NVVM turns `gpu.func` into `llvm.func`, losing the form the
-    kernel author wrote. Run before the lowering, this pass records the MLIR
-    text of every kernel (and its `llmgen.spec`, `llmgen.harness` and
-    `known_block_size`, which the lowering keeps anyway) in a dictionary on
-    its `gpu.module`, under `llmgen.kernels`, so the prompt shows the model
-    the kernel as written. Modules already recorded are left alone.
+    kernel author wrote. Run before the lowering, this pass records, for every
+    kernel, in a dictionary on its `gpu.module` under `llmgen.kernels`:
+    `source`, the MLIR text the prompt shows the model; `function_type`, the
+    original signature (memref types and layouts), from which the ABI roles
+    of the lowered parameters follow; and `access`, per argument `read`,
+    `write`, `readwrite` or `none` for memrefs (`value` for scalars), which
+    tells verification which buffers are outputs. Modules already recorded
+    are left alone.
 
     Before:
     ```mlir
@@ -139,7 +142,9 @@ def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
     After:
     ```mlir
     gpu.module @kernels attributes {llmgen.kernels = {
-        vadd = {source = "gpu.func @vadd(%a: memref<?xf32>, ...) kernel {...}"}}} {
+        vadd = {access = ["read", "read", "write", "value"],
+                function_type = (memref<?xf32>, ...) -> (),
+                source = "gpu.func @vadd(%a: memref<?xf32>, ...) kernel {...}"}}} {
       gpu.func @vadd(%a: memref<?xf32>, ...) kernel { ... }
     }
     ```
