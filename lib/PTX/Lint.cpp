@@ -18,7 +18,6 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
-#include <functional>
 
 using namespace llmptx::ptx;
 using llvm::StringRef;
@@ -58,6 +57,8 @@ struct Resolution {
   const RegisterDecl *sameStem = nullptr;   ///< scalar of the same stem
   bool special = false;
   unsigned index = 0;
+  /// parseScalarType(decl->type), computed once per resolution.
+  std::optional<ScalarType> declType;
 };
 
 /// Operand slot rules (see OperandShape in PtxIsa.h).
@@ -209,23 +210,39 @@ private:
   }
 
   Resolution resolve(StringRef name, unsigned scope) {
+    // Nearly every use is in the function's own scope; resolve each name
+    // there once.
+    if (scope == 0) {
+      auto [it, inserted] = resolvedAtTop.try_emplace(name);
+      if (inserted)
+        it->second = resolveUncached(name, 0);
+      return it->second;
+    }
+    return resolveUncached(name, scope);
+  }
+
+  Resolution resolveUncached(StringRef name, unsigned scope) {
     Resolution r;
     auto sit = scalars.find(name);
     if (sit != scalars.end())
       for (const RegisterDecl *d : sit->second)
         if (fn.scopeEncloses(d->scope, scope)) {
           r.decl = d;
+          r.declType = parseScalarType(d->type);
           return r;
         }
     auto [stem, digits] = splitRegisterIndex(name);
     if (!digits.empty()) {
-      digits.getAsInteger(10, r.index);
+      r.index = 0;
+      for (char c : digits)
+        r.index = r.index * 10 + (c - '0');
       auto rit = ranges.find(stem);
       if (rit != ranges.end())
         for (const RegisterDecl *d : rit->second)
           if (fn.scopeEncloses(d->scope, scope)) {
             if (r.index < d->count) {
               r.decl = d;
+              r.declType = parseScalarType(d->type);
               return r;
             }
             r.outOfRange = d;
@@ -254,7 +271,7 @@ private:
       *isSpecial = false;
     Resolution r = resolve(op.text, scope);
     if (r.decl)
-      return parseScalarType(r.decl->type);
+      return r.declType;
     if (r.special) {
       if (isSpecial)
         *isSpecial = true;
@@ -414,6 +431,11 @@ private:
     return v == 0 ? 1 : v;
   }
 
+  /// Registers may be named without '%' (`.reg .pred p;` in inline asm).
+  bool isPlainRegister(const Operand &op, unsigned scope) {
+    return op.kind == Operand::Kind::Symbol && resolve(op.text, scope).decl;
+  }
+
   bool isKnownSymbol(StringRef name) {
     return fn.findParam(name) || localSymbols.count(name) ||
            module.findGlobal(name) || module.findFunction(name) ||
@@ -471,6 +493,10 @@ private:
       noteRegisterUse(op, inst.scope, instIndex);
       return;
     case Operand::Kind::Symbol:
+      if (isPlainRegister(op, inst.scope)) {
+        noteRegisterUse(op, inst.scope, instIndex);
+        return;
+      }
       checkSymbol(inst, op, inParamAddress);
       return;
     default:
@@ -489,7 +515,8 @@ private:
             "unknown instruction '" + inst.opcode.str() + "'",
             suggestion.empty() ? std::string()
                                : "did you mean '" + suggestion.str() + "'?");
-    } else {
+    } else if (!cleanOpcodes.contains(inst.opcode)) {
+      size_t before = diags.size();
       checkModifiers(inst);
       std::string why;
       if (findRequirement(inst.opcode, chip, ptx, why)) {
@@ -505,6 +532,8 @@ private:
                             "the .target"
                           : "raise the .version directive");
       }
+      if (diags.size() == before)
+        cleanOpcodes.insert(inst.opcode);
     }
     if (!inst.guard.empty()) {
       Operand guard;
@@ -616,6 +645,10 @@ private:
       }
       return;
     }
+    case Operand::Kind::Symbol:
+      if (!isPlainRegister(op, inst.scope))
+        return;
+      [[fallthrough]];
     case Operand::Kind::Register: {
       bool special = false;
       std::optional<ScalarType> t = registerType(op, inst.scope, &special);
@@ -745,8 +778,12 @@ private:
                  ".u32", Slot::Strict, role);
   }
 
-  static std::string operandRole(unsigned i) {
-    return i == 0 ? "destination" : "source operand " + std::to_string(i);
+  static StringRef operandRole(unsigned i) {
+    static constexpr StringRef Roles[] = {
+        "destination",      "source operand 1", "source operand 2",
+        "source operand 3", "source operand 4", "source operand 5",
+        "source operand 6", "source operand 7"};
+    return i < std::size(Roles) ? Roles[i] : StringRef("operand");
   }
 
   void checkOperandTypes(const Instruction &inst, const OpcodeInfo &info) {
@@ -902,24 +939,19 @@ private:
             r.begin = std::min(r.begin, head);
             r.end = std::max(r.end, tail);
           }
-    std::vector<std::pair<unsigned, int>> events;
-    events.reserve(ranges.size() * 2);
+    // Live counts per instruction from a difference array (O(n)).
+    std::vector<int> delta(fn.instructions.size() + 2, 0);
     for (const LiveRange &r : ranges) {
-      events.push_back({r.begin * 2 + 1, static_cast<int>(r.weight)});
-      events.push_back({r.end * 2 + 2, -static_cast<int>(r.weight)});
+      delta[r.begin] += r.weight;
+      delta[r.end + 1] -= r.weight;
     }
-    std::sort(events.begin(), events.end(), [](const auto &a, const auto &b) {
-      if (a.first != b.first)
-        return a.first < b.first;
-      return a.second < b.second;
-    });
     int live = 0, peak = 0;
     unsigned peakAt = 0;
-    for (auto [pos, delta] : events) {
-      live += delta;
+    for (unsigned i = 0; i < delta.size(); ++i) {
+      live += delta[i];
       if (live > peak) {
         peak = live;
-        peakAt = (pos - 1) / 2;
+        peakAt = i;
       }
     }
     if (static_cast<unsigned>(peak) <= opts.registerPressureLimit)
@@ -936,21 +968,25 @@ private:
             "or split the work");
   }
 
+  bool readsThreadIndex(const Operand &op) const {
+    if (op.kind == Operand::Kind::Register) {
+      StringRef n = op.text;
+      if (n.starts_with("%tid") || n.starts_with("%ctaid") ||
+          tainted.contains(n))
+        return true;
+    }
+    for (const Operand &e : op.elements)
+      if (readsThreadIndex(e))
+        return true;
+    return false;
+  }
+
   /// Tracks values derived from %tid/%ctaid, and whether any comparison
   /// or clamp looks at one (a bounds check).
   void collectTaint(const Instruction &inst, unsigned index) {
     StringRef base = inst.baseOpcode;
     bool readsIndex = false;
-    std::function<void(const Operand &)> scan = [&](const Operand &op) {
-      if (op.kind == Operand::Kind::Register) {
-        StringRef n = op.text;
-        if (n.starts_with("%tid") || n.starts_with("%ctaid") ||
-            tainted.contains(n))
-          readsIndex = true;
-      }
-      for (const Operand &e : op.elements)
-        scan(e);
-    };
+    auto scan = [&](const Operand &op) { readsIndex |= readsThreadIndex(op); };
     for (unsigned i = 1; i < inst.operands.size(); ++i)
       scan(inst.operands[i]);
     if (base == "st" && !inst.operands.empty()) {
@@ -1009,6 +1045,8 @@ private:
 
   llvm::StringMap<llvm::SmallVector<const RegisterDecl *, 1>> scalars, ranges;
   llvm::StringMap<const VariableDecl *> localSymbols;
+  llvm::StringMap<Resolution> resolvedAtTop;
+  llvm::StringSet<> cleanOpcodes;
   llvm::StringSet<> labels;
   llvm::StringMap<UndeclaredUse> undeclared;
   std::vector<StringRef> undeclaredOrder;

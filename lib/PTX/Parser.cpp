@@ -781,6 +781,8 @@ private:
       return;
     }
     // Opcode: identifier plus the modifiers glued to it.
+    inst.modifiers.reserve(4);
+    inst.operands.reserve(4);
     inst.loc = first.loc;
     inst.baseOpcode = first.text;
     const char *begin = first.text.data();

@@ -368,6 +368,7 @@ constexpr StringRef ModifierTable[] = {
     ".relu",
     ".satfinite",
     ".nan",
+    ".NaN",
     ".xorsign",
     ".abs",
     ".oob",

@@ -107,8 +107,10 @@ struct Instruction {
   /// The part before the first dot: "ld".
   llvm::StringRef baseOpcode;
   /// The dotted modifiers after the base, each with its dot: ".global".
-  llvm::SmallVector<llvm::StringRef, 4> modifiers;
-  llvm::SmallVector<Operand, 4> operands;
+  /// std::vector (not SmallVector) so that growing a function's instruction
+  /// list moves instructions instead of copying them.
+  std::vector<llvm::StringRef> modifiers;
+  std::vector<Operand> operands;
   SourceLocation loc;
   unsigned scope = 0;
 };
