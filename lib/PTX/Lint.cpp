@@ -1067,9 +1067,16 @@ void checkHeader(const Module &module, const LintOptions &opts, Chip &chip,
     diags.push_back(makeDiagnostic(Severity::Error, loc, code,
                                    std::move(message), std::move(hint)));
   };
-  if (!module.hasVersion())
-    error({1, 1}, "missing-version", "missing .version directive",
+  if (!module.hasVersion()) {
+    // Point at the first directive, where .version should have come.
+    SourceLocation first{1, 1};
+    if (module.targetLoc.line)
+      first = module.targetLoc;
+    else if (!module.functions.empty())
+      first = module.functions.front().loc;
+    error(first, "missing-version", "missing .version directive",
           "start the file with '.version 8.0'");
+  }
   if (module.targets.empty())
     error(module.versionLoc.line ? module.versionLoc : SourceLocation{1, 1},
           "missing-target", "missing .target directive",
