@@ -445,15 +445,20 @@ private:
   /// Nearest name among the function's parameters (for "did you mean").
   std::string suggestParam(StringRef name) {
     StringRef best;
-    unsigned bestDistance = 4;
+    unsigned bestDistance = 4, ties = 0;
     for (const Param &p : fn.params) {
-      unsigned d = name.edit_distance(p.name, true, bestDistance);
+      unsigned d = name.edit_distance(p.name, true, bestDistance + 1);
       if (d < bestDistance) {
         bestDistance = d;
         best = p.name;
+        ties = 1;
+      } else if (d == bestDistance) {
+        ++ties;
       }
     }
-    if (!best.empty())
+    // With several equally close names (k_param_3 vs k_param_0..2) a guess
+    // would mislead; list what exists instead.
+    if (!best.empty() && ties == 1)
       return "did you mean '" + best.str() + "'?";
     if (fn.params.empty())
       return "'" + fn.name.str() + "' declares no parameters";
@@ -960,10 +965,10 @@ private:
     SourceLocation loc =
         peakAt < fn.instructions.size() ? fn.instructions[peakAt].loc : fn.loc;
     warning(loc, "register-pressure",
-            "about " + std::to_string(peak) +
-                " 32-bit registers are live here in '" + fn.name.str() +
-                "' (limit " + std::to_string(limit) +
-                "): ptxas will spill to local memory",
+            "as written, about " + std::to_string(peak) +
+                " 32-bit registers are live at once here in '" + fn.name.str() +
+                "' (a thread has at most " + std::to_string(limit) +
+                "): ptxas must reorder the code or spill to local memory",
             "shorten live ranges (recompute cheap values, reuse registers) "
             "or split the work");
   }
