@@ -1,0 +1,48 @@
+//===- Statistics.h - Timing statistics -------------------------*- C++ -*-===//
+
+#ifndef LLMPTX_RUNTIME_STATISTICS_H
+#define LLMPTX_RUNTIME_STATISTICS_H
+
+#include <string>
+#include <vector>
+
+namespace llmptx::runtime {
+
+/// Summary of repeated measurements (milliseconds, or ratios).
+struct TimingStats {
+  double median = 0;
+  double p10 = 0;
+  double p90 = 0;
+  double min = 0;
+  double max = 0;
+  unsigned runs = 0;
+};
+
+/// Linear-interpolated percentile (q in [0, 1]) of unsorted samples.
+double percentile(std::vector<double> samples, double q);
+
+TimingStats summarize(const std::vector<double> &samples);
+
+/// Reference vs candidate timing of one candidate.
+struct SpeedupEstimate {
+  /// median(reference) / median(candidate).
+  double speedup = 0;
+  /// 10th and 90th percentile of the per-pair ratios reference_i /
+  /// candidate_i (each pair ran back to back, interleaved).
+  double spreadLo = 0;
+  double spreadHi = 0;
+  /// Above kSuspiciousSpeedup: treated as a bug until explained.
+  bool suspicious = false;
+  /// "faster" when even the 10th percentile ratio is above 1, "slower"
+  /// when the 90th is below 1, else "same".
+  std::string comparison;
+};
+
+inline constexpr double kSuspiciousSpeedup = 10.0;
+
+SpeedupEstimate estimateSpeedup(const std::vector<double> &referenceMs,
+                                const std::vector<double> &candidateMs);
+
+} // namespace llmptx::runtime
+
+#endif // LLMPTX_RUNTIME_STATISTICS_H

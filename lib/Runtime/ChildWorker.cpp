@@ -1,0 +1,721 @@
+//===- ChildWorker.cpp - The GPU side, inside a child process -------------===//
+//
+// `llmptx-runner --child BUNDLE ...` reads one command per line on stdin
+// and answers with JSON lines on descriptor 3:
+//
+//   {"op":"check","shape":S,"variant":V,"candidate":C}
+//       -> {"event":"phase","who":"candidate"|"reference"}...
+//          {"event":"result","shape_result":{...},"exiting":bool}
+//   {"op":"time","candidate":C}
+//       -> {"event":"timing","timing":{...},"shape_result":{...}}
+//   {"op":"quit"}
+//
+// plus {"event":"ready"} once the context exists, and
+// {"event":"reference-error","message":...} when the reference itself fails
+// (the runner turns that into a bundle error). After a sticky CUDA error
+// the worker reports and exits, since its context is gone.
+//
+// `llmptx-runner --child-sanitize BUNDLE --shape S --variant V --candidate C`
+// runs one kernel once on tight allocations, for compute-sanitizer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceSession.h"
+#include "ResultsJson.h"
+#include "llmptx/Runtime/Comparison.h"
+#include "llmptx/Runtime/CudaDriver.h"
+#include "llmptx/Runtime/InputRecipe.h"
+#include "llmptx/Runtime/Runner.h"
+#include "llmptx/Runtime/Statistics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+using namespace llmptx::runtime;
+using namespace llmptx::runtime::json_support;
+
+namespace {
+
+/// Exit codes of a worker.
+enum WorkerExit {
+  kExitDone = 0,
+  kExitBadArguments = 1,
+  kExitNoDevice = 2,
+  kExitSticky = 3,
+  kExitReferenceFailed = 4,
+  kExitKernelFailed = 5,
+};
+
+struct ChildArguments {
+  std::string mode;
+  std::string bundlePath;
+  std::string library;
+  int device = 0;
+  size_t maxExamples = 10;
+  int shape = 0;
+  int variant = 0;
+  int candidate = -1;
+};
+
+bool parseChildArguments(const std::vector<std::string> &args,
+                         ChildArguments &parsed, std::string &error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) {
+        error = arg + " needs a value";
+        return {};
+      }
+      return args[++i];
+    };
+    try {
+      if (arg == "--child" || arg == "--child-sanitize") {
+        parsed.mode = arg;
+        parsed.bundlePath = value();
+      } else if (arg == "--libcuda") {
+        parsed.library = value();
+      } else if (arg == "--device") {
+        parsed.device = std::stoi(value());
+      } else if (arg == "--max-examples") {
+        parsed.maxExamples = std::stoul(value());
+      } else if (arg == "--shape") {
+        parsed.shape = std::stoi(value());
+      } else if (arg == "--variant") {
+        parsed.variant = std::stoi(value());
+      } else if (arg == "--candidate") {
+        parsed.candidate = std::stoi(value());
+      } else {
+        error = "unknown child argument " + arg;
+      }
+    } catch (const std::exception &) {
+      error = "bad number for " + arg;
+    }
+    if (!error.empty())
+      return false;
+  }
+  if (parsed.mode.empty())
+    error = "no child mode";
+  return error.empty();
+}
+
+/// Sends JSON lines on descriptor 3.
+void sendMessage(const OrderedJson &message) {
+  std::string line = message.dump() + "\n";
+  size_t written = 0;
+  while (written < line.size()) {
+    ssize_t n = ::write(3, line.data() + written, line.size() - written);
+    if (n <= 0)
+      return; // the runner is gone; nothing to tell
+    written += static_cast<size_t>(n);
+  }
+}
+
+/// Everything prepared for one (shape, variant).
+struct ShapeState {
+  int shape = -1;
+  int variant = -1;
+  ShapePlan plan;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::vector<uint8_t>> imagesA;
+  std::vector<std::vector<uint8_t>> imagesB;
+  DeviceSession::BufferSet referenceSet;
+  DeviceSession::BufferSet candidateSet;
+};
+
+class Worker {
+public:
+  Worker(const VerificationBundle &bundle, DeviceSession &session,
+         size_t maxExamples)
+      : bundle(bundle), session(session), maxExamples(maxExamples) {}
+
+  ~Worker() {
+    session.release(state.referenceSet);
+    session.release(state.candidateSet);
+    if (flush)
+      session.api().cuMemFree(flush);
+  }
+
+  /// Handles one command; returns an exit code when the worker must stop.
+  std::optional<int> handle(const Json &command) {
+    std::string op = command.value("op", "");
+    if (op == "quit")
+      return kExitDone;
+    if (op == "check")
+      return check(command.value("shape", 0), command.value("variant", 0),
+                   command.value("candidate", 0));
+    if (op == "time")
+      return time(command.value("candidate", 0));
+    referenceError("unknown command '" + op + "'");
+    return kExitBadArguments;
+  }
+
+private:
+  std::vector<unsigned> paramSizes() const {
+    std::vector<unsigned> sizes;
+    for (const ParamSpec &param : bundle.params)
+      sizes.push_back(paramByteSize(param));
+    return sizes;
+  }
+
+  void referenceError(const std::string &message) {
+    OrderedJson event;
+    event["event"] = "reference-error";
+    event["message"] = message;
+    sendMessage(event);
+  }
+
+  void phase(const char *who) {
+    OrderedJson event;
+    event["event"] = "phase";
+    event["who"] = who;
+    sendMessage(event);
+  }
+
+  /// Builds plan, inputs, images and allocations for (shape, variant).
+  bool prepare(int shape, int variant, std::string &error) {
+    if (state.shape == shape && state.variant == variant)
+      return true;
+    session.release(state.referenceSet);
+    session.release(state.candidateSet);
+    state = ShapeState();
+    auto plan = planShape(bundle, static_cast<size_t>(shape),
+                          static_cast<unsigned>(variant));
+    if (!plan) {
+      error = plan.error();
+      return false;
+    }
+    state.plan = plan.take();
+    auto inputs = generateInputs(bundle, state.plan);
+    if (!inputs) {
+      error = inputs.error();
+      return false;
+    }
+    state.inputs = inputs.take();
+    state.imagesA = buildRunImages(state.plan, state.inputs, 0);
+    state.imagesB = buildRunImages(state.plan, state.inputs, 1);
+    DeviceStatus status = session.allocate(state.plan, state.referenceSet);
+    if (status.ok())
+      status = session.allocate(state.plan, state.candidateSet);
+    if (!status.ok()) {
+      error = status.details;
+      return false;
+    }
+    state.shape = shape;
+    state.variant = variant;
+    return true;
+  }
+
+  bool referenceKernel(DeviceSession::Kernel &kernel, std::string &error) {
+    if (!referenceLoaded) {
+      DeviceStatus status =
+          session.loadKernel(bundle.reference.ptx, bundle.reference.entry,
+                             paramSizes(), reference);
+      if (!status.ok()) {
+        error = "the reference does not load: " + status.details;
+        return false;
+      }
+      referenceLoaded = true;
+    }
+    kernel = reference;
+    return true;
+  }
+
+  DeviceStatus candidateKernel(int index, DeviceSession::Kernel &kernel) {
+    auto it = candidates.find(index);
+    if (it == candidates.end()) {
+      DeviceSession::Kernel loaded;
+      const KernelObject &object = bundle.candidates[index];
+      DeviceStatus status =
+          session.loadKernel(object.ptx, object.entry, paramSizes(), loaded);
+      it = candidates.emplace(index, std::make_pair(loaded, status)).first;
+    }
+    kernel = it->second.first;
+    return it->second.second;
+  }
+
+  ShapeResult baseResult(const std::string &check) const {
+    ShapeResult result;
+    result.shape = state.plan.bindings;
+    result.shapeIndex = state.plan.shapeIndex;
+    result.offsets = state.plan.nonZeroOffsets();
+    result.offset = state.plan.offsetVariant ? kNonZeroOffset : 0;
+    result.check = check;
+    return result;
+  }
+
+  void sendResult(const ShapeResult &result, bool exiting) {
+    OrderedJson event;
+    event["event"] = "result";
+    event["shape_result"] = shapeResultJson(result);
+    event["exiting"] = exiting;
+    sendMessage(event);
+  }
+
+  /// A candidate's run failed: report and tell whether the worker must exit.
+  std::optional<int> candidateFailed(ShapeResult result,
+                                     const DeviceStatus &status) {
+    result.verdict = status.verdict;
+    result.details = status.details;
+    sendResult(result, status.sticky);
+    if (status.sticky)
+      return kExitSticky;
+    return std::nullopt;
+  }
+
+  /// Runs the reference on the reference set with `images`; on failure
+  /// reports a reference error.
+  std::optional<int>
+  runReference(const std::vector<std::vector<uint8_t>> &images,
+               std::vector<std::vector<uint8_t>> &readBack,
+               ShapeChecker &checker, const char *run) {
+    std::string error;
+    DeviceSession::Kernel kernel;
+    if (!referenceKernel(kernel, error)) {
+      referenceError(error);
+      return kExitReferenceFailed;
+    }
+    DeviceStatus status = session.upload(state.referenceSet, images);
+    if (status.ok()) {
+      phase("reference");
+      status = session.launch(kernel, state.plan.referenceLaunch, state.plan,
+                              state.referenceSet);
+    }
+    if (status.ok())
+      status = session.download(state.referenceSet, readBack);
+    if (!status.ok()) {
+      referenceError("the reference failed (" + std::string(run) +
+                     "): " + status.details);
+      return status.sticky ? kExitSticky : kExitReferenceFailed;
+    }
+    for (size_t b = 0; b < state.plan.buffers.size(); ++b)
+      checker.checkIntegrity(b, images[b].data(), readBack[b].data(), run);
+    return std::nullopt;
+  }
+
+  std::optional<int> referenceIntegrity(const ShapeChecker &checker) {
+    const CheckFindings &findings = checker.findings();
+    if (findings.outOfBounds || findings.inputModified) {
+      std::string message = "the reference itself " + findings.summary();
+      auto examples = findings.examples(1);
+      if (!examples.empty())
+        message += " (buffer '" + examples.front().buffer + "')";
+      message += ": the bundle's roles or layouts are wrong";
+      referenceError(message);
+      return kExitReferenceFailed;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<int> check(int shape, int variant, int candidate) {
+    std::string error;
+    if (!prepare(shape, variant, error)) {
+      referenceError("cannot prepare shape " + std::to_string(shape) + ": " +
+                     error);
+      return kExitReferenceFailed;
+    }
+    const ShapePlan &plan = state.plan;
+    ShapeResult result = baseResult("execution");
+    DeviceSession::Kernel kernel;
+    DeviceStatus status = candidateKernel(candidate, kernel);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    const LaunchDims &dims = plan.candidateLaunches[candidate];
+
+    ShapeChecker checker(bundle, plan, maxExamples);
+    ShapeChecker referenceChecker(bundle, plan, maxExamples);
+    std::vector<std::vector<uint8_t>> candidateA, candidateB, referenceA,
+        referenceB, referenceAfter;
+
+    // Run A: candidate first, outputs poisoned with poison 0.
+    status = session.upload(state.candidateSet, state.imagesA);
+    if (status.ok()) {
+      phase("candidate");
+      status = session.launch(kernel, dims, plan, state.candidateSet);
+    }
+    if (status.ok())
+      status = session.download(state.candidateSet, candidateA);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    for (size_t b = 0; b < plan.buffers.size(); ++b)
+      checker.checkIntegrity(b, state.imagesA[b].data(), candidateA[b].data(),
+                             "candidate-first");
+    if (auto exit = runReference(state.imagesA, referenceA, referenceChecker,
+                                 "candidate-first"))
+      return exit;
+
+    // Run B: reference first, poison 1.
+    if (auto exit = runReference(state.imagesB, referenceB, referenceChecker,
+                                 "reference-first"))
+      return exit;
+    if (auto exit = referenceIntegrity(referenceChecker))
+      return exit;
+    status = session.upload(state.candidateSet, state.imagesB);
+    if (status.ok()) {
+      phase("candidate");
+      status = session.launch(kernel, dims, plan, state.candidateSet);
+    }
+    if (status.ok())
+      status = session.download(state.candidateSet, candidateB);
+    // A write far outside the candidate's own buffers may land in the
+    // reference's, which must still hold what the reference left there.
+    if (status.ok())
+      status = session.download(state.referenceSet, referenceAfter);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    for (size_t b = 0; b < plan.buffers.size(); ++b) {
+      checker.checkIntegrity(b, state.imagesB[b].data(), candidateB[b].data(),
+                             "reference-first");
+      if (referenceAfter[b] != referenceB[b]) {
+        uint64_t changed = 0;
+        for (size_t i = 0; i < referenceAfter[b].size(); ++i)
+          changed += referenceAfter[b][i] != referenceB[b][i];
+        checker.findings().outOfBounds += changed;
+        ElementReport report;
+        report.buffer = "reference's " + plan.buffers[b].name;
+        report.kind = "out-of-bounds-write";
+        report.run = "reference-first";
+        report.expected = "unchanged";
+        report.got = std::to_string(changed) + " bytes changed";
+        checker.findings().outOfBoundsExamples.push_back(report);
+      }
+    }
+
+    for (size_t b = 0; b < plan.buffers.size(); ++b) {
+      const BufferLayout &layout = plan.buffers[b];
+      if (layout.role != BufferRole::Output && layout.role != BufferRole::InOut)
+        continue;
+      std::vector<uint8_t> refA = gatherElements(layout, referenceA[b].data());
+      std::vector<uint8_t> refB = gatherElements(layout, referenceB[b].data());
+      std::vector<uint8_t> candA = gatherElements(layout, candidateA[b].data());
+      std::vector<uint8_t> candB = gatherElements(layout, candidateB[b].data());
+      checker.compareOutput(b, refA.data(), refB.data(), candA.data(),
+                            candB.data());
+    }
+    const CheckFindings &findings = checker.findings();
+    result.verdict = findings.verdict();
+    result.mismatches = findings.examples(maxExamples);
+    result.details = findings.summary();
+    sendResult(result, false);
+    return std::nullopt;
+  }
+
+  std::optional<int> time(int candidate) {
+    int64_t count = static_cast<int64_t>(bundle.shapes.size());
+    int shape =
+        static_cast<int>(bundle.timing.shape < 0 ? count + bundle.timing.shape
+                                                 : bundle.timing.shape);
+    std::string error;
+    if (!prepare(shape, 0, error)) {
+      referenceError("cannot prepare the timing shape: " + error);
+      return kExitReferenceFailed;
+    }
+    const ShapePlan &plan = state.plan;
+    ShapeResult result = baseResult("after-timing");
+    DeviceSession::Kernel candidateKernelHandle, referenceHandle;
+    DeviceStatus status = candidateKernel(candidate, candidateKernelHandle);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    if (!referenceKernel(referenceHandle, error)) {
+      referenceError(error);
+      return kExitReferenceFailed;
+    }
+    const CudaDriverApi &api = session.api();
+    const LaunchDims &candidateDims = plan.candidateLaunches[candidate];
+    const LaunchDims &referenceDims = plan.referenceLaunch;
+
+    // Twice the L2, so that every timed run starts with a cold cache.
+    uint64_t flushBytes = std::max<uint64_t>(2 * session.l2Bytes(), 8 << 20);
+    if (!flush) {
+      CUresult allocated = api.cuMemAlloc(&flush, flushBytes);
+      if (allocated != CUDA_SUCCESS) {
+        referenceError("cannot allocate the L2 flush buffer: " +
+                       api.describe(allocated));
+        return kExitReferenceFailed;
+      }
+    }
+    if (!stream && api.cuStreamCreate(&stream, 0) != CUDA_SUCCESS)
+      stream = nullptr;
+    CUevent events[2] = {nullptr, nullptr};
+    api.cuEventCreate(&events[0], 0);
+    api.cuEventCreate(&events[1], 0);
+
+    status = session.upload(state.candidateSet, state.imagesA);
+    if (status.ok())
+      status = session.upload(state.referenceSet, state.imagesA);
+    if (!status.ok())
+      return candidateFailed(result, status);
+
+    // One timed launch: flush, event, kernel, event.
+    auto timed = [&](bool isCandidate, unsigned run, float &ms) {
+      api.cuMemsetD8Async(flush, static_cast<unsigned char>(run), flushBytes,
+                          stream);
+      api.cuEventRecord(events[0], stream);
+      DeviceStatus launched =
+          isCandidate ? session.launch(candidateKernelHandle, candidateDims,
+                                       plan, state.candidateSet, stream, false)
+                      : session.launch(referenceHandle, referenceDims, plan,
+                                       state.referenceSet, stream, false);
+      if (!launched.ok())
+        return launched;
+      api.cuEventRecord(events[1], stream);
+      CUresult synced = api.cuEventSynchronize(events[1]);
+      if (synced != CUDA_SUCCESS)
+        return session.executionError(synced, "timed run");
+      api.cuEventElapsedTime(&ms, events[0], events[1]);
+      return DeviceStatus();
+    };
+
+    std::vector<double> referenceMs, candidateMs;
+    auto pair = [&](unsigned run, bool record) -> std::optional<int> {
+      // Interleaved, alternating which kernel goes first.
+      for (int slot = 0; slot < 2; ++slot) {
+        bool isCandidate = (run % 2 == 0) == (slot == 1);
+        float ms = 0;
+        phase(isCandidate ? "candidate" : "reference");
+        DeviceStatus launched = timed(isCandidate, run, ms);
+        if (!launched.ok()) {
+          if (!isCandidate) {
+            referenceError("the reference failed while timing: " +
+                           launched.details);
+            return launched.sticky ? kExitSticky : kExitReferenceFailed;
+          }
+          return candidateFailed(result, launched).value_or(-1);
+        }
+        if (record)
+          (isCandidate ? candidateMs : referenceMs).push_back(ms);
+      }
+      return std::nullopt;
+    };
+
+    using Clock = std::chrono::steady_clock;
+    auto warmStart = Clock::now();
+    const unsigned warmUp = 3;
+    for (unsigned run = 0; run < warmUp; ++run)
+      if (auto stop = pair(run, false))
+        return *stop < 0 ? std::nullopt : stop;
+    double pairMs =
+        std::chrono::duration<double, std::milli>(Clock::now() - warmStart)
+            .count() /
+        warmUp;
+    unsigned runs = bundle.timing.minRuns;
+    if (pairMs > 0) {
+      double fit = bundle.timing.maxMs / pairMs;
+      if (fit > runs)
+        runs = static_cast<unsigned>(std::min(fit, 1000.0));
+    }
+    for (unsigned run = 0; run < runs; ++run)
+      if (auto stop = pair(run, true))
+        return *stop < 0 ? std::nullopt : stop;
+    api.cuEventDestroy(events[0]);
+    api.cuEventDestroy(events[1]);
+
+    CandidateTiming timing;
+    timing.shapeIndex = plan.shapeIndex;
+    timing.shape = plan.bindings;
+    timing.referenceMs = summarize(referenceMs);
+    timing.candidateMs = summarize(candidateMs);
+    timing.speedup = estimateSpeedup(referenceMs, candidateMs);
+    timing.l2FlushBytes = flushBytes;
+
+    // Correctness again: first what the timed runs left behind, then a
+    // fresh run of both on newly poisoned outputs.
+    ShapeChecker checker(bundle, plan, maxExamples);
+    std::vector<std::vector<uint8_t>> candidateImages, referenceImages;
+    status = session.download(state.candidateSet, candidateImages);
+    if (status.ok())
+      status = session.download(state.referenceSet, referenceImages);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    for (size_t b = 0; b < plan.buffers.size(); ++b) {
+      const BufferLayout &layout = plan.buffers[b];
+      checker.checkIntegrity(b, state.imagesA[b].data(),
+                             candidateImages[b].data(), "after-timing");
+      if (layout.role == BufferRole::Output) {
+        auto ref = gatherElements(layout, referenceImages[b].data());
+        auto cand = gatherElements(layout, candidateImages[b].data());
+        checker.compareSingleRun(b, 0, ref.data(), cand.data(), "after-timing");
+      }
+    }
+    status = session.upload(state.candidateSet, state.imagesB);
+    if (status.ok())
+      status = session.upload(state.referenceSet, state.imagesB);
+    if (status.ok()) {
+      phase("candidate");
+      status = session.launch(candidateKernelHandle, candidateDims, plan,
+                              state.candidateSet);
+    }
+    if (status.ok())
+      status = session.download(state.candidateSet, candidateImages);
+    if (!status.ok())
+      return candidateFailed(result, status);
+    phase("reference");
+    status = session.launch(referenceHandle, referenceDims, plan,
+                            state.referenceSet);
+    if (status.ok())
+      status = session.download(state.referenceSet, referenceImages);
+    if (!status.ok()) {
+      referenceError("the reference failed after timing: " + status.details);
+      return status.sticky ? kExitSticky : kExitReferenceFailed;
+    }
+    for (size_t b = 0; b < plan.buffers.size(); ++b) {
+      const BufferLayout &layout = plan.buffers[b];
+      checker.checkIntegrity(b, state.imagesB[b].data(),
+                             candidateImages[b].data(), "after-timing");
+      if (layout.role == BufferRole::Output ||
+          layout.role == BufferRole::InOut) {
+        auto ref = gatherElements(layout, referenceImages[b].data());
+        auto cand = gatherElements(layout, candidateImages[b].data());
+        checker.compareSingleRun(b, 1, ref.data(), cand.data(), "after-timing");
+      }
+    }
+    const CheckFindings &findings = checker.findings();
+    result.verdict = findings.verdict();
+    result.mismatches = findings.examples(maxExamples);
+    result.details = findings.summary();
+
+    OrderedJson event;
+    event["event"] = "timing";
+    event["timing"] = timingJson(timing);
+    event["shape_result"] = shapeResultJson(result);
+    sendMessage(event);
+    return std::nullopt;
+  }
+
+  const VerificationBundle &bundle;
+  DeviceSession &session;
+  size_t maxExamples;
+  ShapeState state;
+  bool referenceLoaded = false;
+  DeviceSession::Kernel reference;
+  std::map<int, std::pair<DeviceSession::Kernel, DeviceStatus>> candidates;
+  CUdeviceptr flush = 0;
+  CUstream stream = nullptr;
+};
+
+int runWorker(const ChildArguments &args) {
+  auto bundle = readBundleFile(args.bundlePath);
+  if (!bundle) {
+    OrderedJson event;
+    event["event"] = "fatal";
+    event["message"] = bundle.error();
+    sendMessage(event);
+    return kExitBadArguments;
+  }
+  auto session =
+      DeviceSession::open(cudaLibraryPath(args.library), args.device);
+  if (!session) {
+    OrderedJson event;
+    event["event"] = "fatal";
+    event["message"] = session.error();
+    sendMessage(event);
+    return kExitNoDevice;
+  }
+  Worker worker(*bundle, **session, args.maxExamples);
+  OrderedJson ready;
+  ready["event"] = "ready";
+  sendMessage(ready);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty())
+      continue;
+    std::string error;
+    std::optional<Json> command = parseJsonText(line, error);
+    if (!command) {
+      OrderedJson event;
+      event["event"] = "fatal";
+      event["message"] = "bad command: " + error;
+      sendMessage(event);
+      return kExitBadArguments;
+    }
+    if (auto exit = worker.handle(*command))
+      return *exit;
+  }
+  return kExitDone;
+}
+
+int runSanitizerTarget(const ChildArguments &args) {
+  auto bundle = readBundleFile(args.bundlePath);
+  if (!bundle) {
+    std::fprintf(stderr, "llmptx-runner: %s\n", bundle.error().c_str());
+    return kExitBadArguments;
+  }
+  // Tight allocations: memcheck only sees accesses outside an allocation.
+  auto plan = planShape(*bundle, static_cast<size_t>(args.shape),
+                        static_cast<unsigned>(args.variant), 0);
+  if (!plan) {
+    std::fprintf(stderr, "llmptx-runner: %s\n", plan.error().c_str());
+    return kExitBadArguments;
+  }
+  auto inputs = generateInputs(*bundle, *plan);
+  if (!inputs) {
+    std::fprintf(stderr, "llmptx-runner: %s\n", inputs.error().c_str());
+    return kExitBadArguments;
+  }
+  auto session =
+      DeviceSession::open(cudaLibraryPath(args.library), args.device);
+  if (!session) {
+    std::fprintf(stderr, "llmptx-runner: %s\n", session.error().c_str());
+    return kExitNoDevice;
+  }
+  bool isReference = args.candidate < 0;
+  if (!isReference &&
+      args.candidate >= static_cast<int>(bundle->candidates.size())) {
+    std::fprintf(stderr, "llmptx-runner: no candidate %d\n", args.candidate);
+    return kExitBadArguments;
+  }
+  const KernelObject &object =
+      isReference ? bundle->reference : bundle->candidates[args.candidate];
+  std::vector<unsigned> sizes;
+  for (const ParamSpec &param : bundle->params)
+    sizes.push_back(paramByteSize(param));
+  DeviceSession::Kernel kernel;
+  DeviceStatus status =
+      (*session)->loadKernel(object.ptx, object.entry, sizes, kernel);
+  DeviceSession::BufferSet set;
+  if (status.ok())
+    status = (*session)->allocate(*plan, set);
+  if (status.ok())
+    status = (*session)->upload(set, buildRunImages(*plan, *inputs, 0));
+  if (status.ok())
+    status = (*session)->launch(kernel,
+                                isReference
+                                    ? plan->referenceLaunch
+                                    : plan->candidateLaunches[args.candidate],
+                                *plan, set);
+  if (!status.ok()) {
+    std::fprintf(stderr, "llmptx-runner: %s: %s\n", verdictName(status.verdict),
+                 status.details.c_str());
+    return kExitKernelFailed;
+  }
+  (*session)->release(set);
+  return kExitDone;
+}
+
+} // namespace
+
+bool llmptx::runtime::isChildInvocation(const std::vector<std::string> &args) {
+  return !args.empty() &&
+         (args[0] == "--child" || args[0] == "--child-sanitize");
+}
+
+int llmptx::runtime::runChildProcess(const std::vector<std::string> &args) {
+  try {
+    ChildArguments parsed;
+    std::string error;
+    if (!parseChildArguments(args, parsed, error)) {
+      std::fprintf(stderr, "llmptx-runner: %s\n", error.c_str());
+      return kExitBadArguments;
+    }
+    if (parsed.mode == "--child")
+      return runWorker(parsed);
+    return runSanitizerTarget(parsed);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "llmptx-runner: internal error: %s\n", e.what());
+    return kExitBadArguments;
+  }
+}

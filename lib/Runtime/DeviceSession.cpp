@@ -1,0 +1,237 @@
+//===- DeviceSession.cpp - GPU work of one child process ------------------===//
+
+#include "DeviceSession.h"
+
+#include <cstring>
+
+using namespace llmptx::runtime;
+
+ValueOrError<std::unique_ptr<DeviceSession>>
+DeviceSession::open(const std::string &library, int ordinal) {
+  auto loaded = loadCudaDriverApi(library);
+  if (!loaded)
+    return Failure{loaded.error()};
+  std::unique_ptr<DeviceSession> session(new DeviceSession());
+  session->driver = *loaded;
+  const CudaDriverApi &api = session->driver;
+  CUresult status = api.cuInit(0);
+  if (status != CUDA_SUCCESS)
+    return Failure{"cuInit failed: " + api.describe(status)};
+  status = api.cuDeviceGet(&session->device, ordinal);
+  if (status != CUDA_SUCCESS)
+    return Failure{"cuDeviceGet(" + std::to_string(ordinal) +
+                   ") failed: " + api.describe(status)};
+  // The primary context: CUDA 13 renamed cuCtxCreate, this has not moved.
+  status = api.cuDevicePrimaryCtxRetain(&session->context, session->device);
+  if (status != CUDA_SUCCESS)
+    return Failure{"cuDevicePrimaryCtxRetain failed: " + api.describe(status)};
+  status = api.cuCtxSetCurrent(session->context);
+  if (status != CUDA_SUCCESS)
+    return Failure{"cuCtxSetCurrent failed: " + api.describe(status)};
+  int l2 = 0;
+  api.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                           session->device);
+  session->l2 = static_cast<uint64_t>(l2);
+  return session;
+}
+
+DeviceSession::~DeviceSession() {
+  // After a sticky error these calls fail harmlessly; the process exits.
+  for (CUmodule module : modules)
+    driver.cuModuleUnload(module);
+  if (context)
+    driver.cuDevicePrimaryCtxRelease(device);
+}
+
+DeviceStatus DeviceSession::executionError(CUresult result,
+                                           const std::string &what) const {
+  DeviceStatus status;
+  if (result == CUDA_SUCCESS)
+    return status;
+  status.details = what + ": " + driver.describe(result);
+  status.sticky = true;
+  switch (static_cast<int>(result)) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    status.verdict = Verdict::IllegalAddress;
+    break;
+  default:
+    status.verdict = Verdict::CudaError;
+    break;
+  }
+  return status;
+}
+
+DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
+                                       const std::string &entry,
+                                       const std::vector<unsigned> &paramSizes,
+                                       Kernel &kernel) {
+  DeviceStatus status;
+  char errorLog[16384] = {0};
+  char infoLog[4096] = {0};
+  CUjit_option options[] = {
+      static_cast<CUjit_option>(CU_JIT_ERROR_LOG_BUFFER),
+      static_cast<CUjit_option>(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES),
+      static_cast<CUjit_option>(CU_JIT_INFO_LOG_BUFFER),
+      static_cast<CUjit_option>(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)};
+  void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1),
+                    infoLog, reinterpret_cast<void *>(sizeof(infoLog) - 1)};
+  // cuModuleLoadDataEx needs NUL-terminated PTX; std::string provides it.
+  CUresult result = driver.cuModuleLoadDataEx(&kernel.module, ptx.c_str(), 4,
+                                              options, values);
+  if (result != CUDA_SUCCESS) {
+    status.verdict = Verdict::LoadError;
+    status.details = "cuModuleLoadDataEx: " + driver.describe(result);
+    if (errorLog[0])
+      status.details += "\n" + std::string(errorLog);
+    return status;
+  }
+  modules.push_back(kernel.module);
+  result = driver.cuModuleGetFunction(&kernel.function, kernel.module,
+                                      entry.c_str());
+  if (result != CUDA_SUCCESS) {
+    status.verdict = Verdict::LoadError;
+    status.details =
+        "cuModuleGetFunction('" + entry + "'): " + driver.describe(result);
+    return status;
+  }
+  if (driver.cuFuncGetParamInfo) {
+    size_t count = 0;
+    std::string mismatch;
+    for (;; ++count) {
+      size_t offset = 0, size = 0;
+      if (driver.cuFuncGetParamInfo(kernel.function, count, &offset, &size) !=
+          CUDA_SUCCESS)
+        break;
+      if (count < paramSizes.size() && size != paramSizes[count] &&
+          mismatch.empty())
+        mismatch = "parameter " + std::to_string(count) + " has " +
+                   std::to_string(size) + " bytes, the ABI's has " +
+                   std::to_string(paramSizes[count]);
+    }
+    if (count != paramSizes.size())
+      mismatch = "the loaded kernel has " + std::to_string(count) +
+                 " parameters, the ABI has " +
+                 std::to_string(paramSizes.size());
+    if (!mismatch.empty()) {
+      status.verdict = Verdict::LoadError;
+      status.details = "ABI mismatch of '" + entry + "': " + mismatch;
+      return status;
+    }
+  }
+  return status;
+}
+
+DeviceStatus DeviceSession::allocate(const ShapePlan &plan, BufferSet &set) {
+  DeviceStatus status;
+  for (const BufferLayout &layout : plan.buffers) {
+    CUdeviceptr pointer = 0;
+    CUresult result = driver.cuMemAlloc(&pointer, layout.allocationBytes);
+    if (result != CUDA_SUCCESS) {
+      status.verdict = Verdict::CudaError;
+      status.details = "cuMemAlloc(" + std::to_string(layout.allocationBytes) +
+                       " bytes for '" + layout.name +
+                       "'): " + driver.describe(result);
+      release(set);
+      return status;
+    }
+    set.allocations.push_back(pointer);
+    set.bytes.push_back(layout.allocationBytes);
+  }
+  return status;
+}
+
+void DeviceSession::release(BufferSet &set) {
+  for (CUdeviceptr pointer : set.allocations)
+    driver.cuMemFree(pointer);
+  set.allocations.clear();
+  set.bytes.clear();
+}
+
+DeviceStatus
+DeviceSession::upload(const BufferSet &set,
+                      const std::vector<std::vector<uint8_t>> &images) {
+  for (size_t i = 0; i < set.allocations.size(); ++i) {
+    CUresult result =
+        driver.cuMemcpyHtoD(set.allocations[i], images[i].data(), set.bytes[i]);
+    if (result != CUDA_SUCCESS)
+      return executionError(result, "cuMemcpyHtoD");
+  }
+  return {};
+}
+
+DeviceStatus
+DeviceSession::download(const BufferSet &set,
+                        std::vector<std::vector<uint8_t>> &images) {
+  images.resize(set.allocations.size());
+  for (size_t i = 0; i < set.allocations.size(); ++i) {
+    images[i].resize(set.bytes[i]);
+    CUresult result =
+        driver.cuMemcpyDtoH(images[i].data(), set.allocations[i], set.bytes[i]);
+    if (result != CUDA_SUCCESS)
+      return executionError(result, "cuMemcpyDtoH");
+  }
+  return {};
+}
+
+DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
+                                   const ShapePlan &plan, const BufferSet &set,
+                                   CUstream stream, bool synchronize) {
+  DeviceStatus status;
+  if (dims.empty())
+    return status; // nothing to run for an empty grid
+  // Each parameter's bytes live in a 16-byte slot; the driver copies as
+  // many bytes as the kernel declares (checked against the ABI before).
+  struct Slot {
+    alignas(16) unsigned char bytes[16];
+  };
+  std::vector<Slot> storage(plan.params.size());
+  std::vector<void *> pointers(plan.params.size());
+  for (size_t i = 0; i < plan.params.size(); ++i) {
+    const ParamSlot &param = plan.params[i];
+    std::memset(storage[i].bytes, 0, sizeof(storage[i].bytes));
+    if (param.kind == ParamSlot::Kind::BufferAddress) {
+      CUdeviceptr address = set.allocations[param.buffer] + param.byteOffset;
+      std::memcpy(storage[i].bytes, &address, sizeof(address));
+    } else {
+      std::memcpy(storage[i].bytes, param.bytes.data(),
+                  std::min<size_t>(param.bytes.size(), 16));
+    }
+    pointers[i] = storage[i].bytes;
+  }
+  if (dims.dynamicSharedBytes > 48 * 1024) {
+    CUresult result = driver.cuFuncSetAttribute(
+        kernel.function,
+        static_cast<CUfunction_attribute>(
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+        static_cast<int>(dims.dynamicSharedBytes));
+    if (result != CUDA_SUCCESS) {
+      status.verdict = Verdict::LaunchError;
+      status.details = "cuFuncSetAttribute(max dynamic shared " +
+                       std::to_string(dims.dynamicSharedBytes) +
+                       "): " + driver.describe(result);
+      return status;
+    }
+  }
+  CUresult result = driver.cuLaunchKernel(
+      kernel.function, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
+      dims.block[1], dims.block[2], dims.dynamicSharedBytes, stream,
+      pointers.data(), nullptr);
+  if (result != CUDA_SUCCESS) {
+    // A refused launch leaves the context usable, unless the error is one
+    // of the sticky execution errors of an earlier kernel.
+    DeviceStatus sticky = executionError(result, "cuLaunchKernel");
+    if (sticky.verdict == Verdict::IllegalAddress)
+      return sticky;
+    status.verdict = Verdict::LaunchError;
+    status.details =
+        "cuLaunchKernel(" + dims.describe() + "): " + driver.describe(result);
+    return status;
+  }
+  if (!synchronize)
+    return status;
+  result =
+      stream ? driver.cuStreamSynchronize(stream) : driver.cuCtxSynchronize();
+  return executionError(result, "kernel execution");
+}

@@ -1,0 +1,89 @@
+//===- DeviceSession.h - GPU work of one child process (private) -*- C++
+//-*-===//
+//
+// Runs inside a child process only: owns the primary context of one device,
+// loads modules, allocates the guarded buffers of a plan, copies images and
+// launches kernels. Every CUDA error comes back as a value; errors that
+// poison the context ("sticky": illegal address, trap, ...) are marked so
+// the child reports them and exits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LIB_RUNTIME_DEVICESESSION_H
+#define LLMPTX_LIB_RUNTIME_DEVICESESSION_H
+
+#include "CudaDriverApi.h"
+#include "llmptx/Runtime/Plan.h"
+#include "llmptx/Runtime/Verdict.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llmptx::runtime {
+
+/// The outcome of a CUDA operation that may fail.
+struct DeviceStatus {
+  Verdict verdict = Verdict::Pass;
+  /// The context is unusable after this error.
+  bool sticky = false;
+  std::string details;
+  bool ok() const { return verdict == Verdict::Pass; }
+};
+
+class DeviceSession {
+public:
+  static ValueOrError<std::unique_ptr<DeviceSession>>
+  open(const std::string &library, int ordinal);
+  ~DeviceSession();
+
+  struct Kernel {
+    CUmodule module = nullptr;
+    CUfunction function = nullptr;
+  };
+
+  /// Loads PTX, finds `entry` and, when the driver can tell
+  /// (cuFuncGetParamInfo), checks the parameter sizes. Failures are
+  /// load-error with the JIT log in the details.
+  DeviceStatus loadKernel(const std::string &ptx, const std::string &entry,
+                          const std::vector<unsigned> &paramSizes,
+                          Kernel &kernel);
+
+  /// One allocation per buffer of a plan.
+  struct BufferSet {
+    std::vector<CUdeviceptr> allocations;
+    std::vector<uint64_t> bytes;
+  };
+  DeviceStatus allocate(const ShapePlan &plan, BufferSet &set);
+  void release(BufferSet &set);
+
+  DeviceStatus upload(const BufferSet &set,
+                      const std::vector<std::vector<uint8_t>> &images);
+  DeviceStatus download(const BufferSet &set,
+                        std::vector<std::vector<uint8_t>> &images);
+
+  /// Launches with the plan's parameters bound to `set`. With
+  /// `synchronize`, waits and classifies execution errors.
+  DeviceStatus launch(const Kernel &kernel, const LaunchDims &dims,
+                      const ShapePlan &plan, const BufferSet &set,
+                      CUstream stream = nullptr, bool synchronize = true);
+
+  /// Classifies an error returned by a synchronising call.
+  DeviceStatus executionError(CUresult result, const std::string &what) const;
+
+  const CudaDriverApi &api() const { return driver; }
+  uint64_t l2Bytes() const { return l2; }
+
+private:
+  DeviceSession() = default;
+  CudaDriverApi driver;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  uint64_t l2 = 0;
+  std::vector<CUmodule> modules;
+};
+
+} // namespace llmptx::runtime
+
+#endif // LLMPTX_LIB_RUNTIME_DEVICESESSION_H

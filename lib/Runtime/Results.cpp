@@ -1,0 +1,501 @@
+//===- Results.cpp - Verification results: JSON and summary ---------------===//
+
+#include "llmptx/Runtime/Results.h"
+
+#include "JsonSupport.h"
+#include "ResultsJson.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace llmptx::runtime;
+using namespace llmptx::runtime::json_support;
+
+std::string DeviceInfo::chip() const {
+  return "sm_" + std::to_string(smMajor) + std::to_string(smMinor);
+}
+
+std::string DeviceInfo::driverVersionText() const {
+  return std::to_string(driverVersion / 1000) + "." +
+         std::to_string((driverVersion % 1000) / 10);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+static OrderedJson shapeJson(const SizeBindings &shape) {
+  OrderedJson object = OrderedJson::object();
+  for (const auto &[name, value] : shape)
+    object[name] = value;
+  return object;
+}
+
+static OrderedJson statsJson(const TimingStats &stats) {
+  OrderedJson object;
+  object["median"] = stats.median;
+  object["p10"] = stats.p10;
+  object["p90"] = stats.p90;
+  object["min"] = stats.min;
+  object["max"] = stats.max;
+  object["runs"] = stats.runs;
+  return object;
+}
+
+static OrderedJson reportJson(const ElementReport &report) {
+  OrderedJson object;
+  object["buffer"] = report.buffer;
+  object["index"] = report.index;
+  object["expected"] = report.expected;
+  object["got"] = report.got;
+  object["kind"] = report.kind;
+  object["run"] = report.run;
+  return object;
+}
+
+OrderedJson llmptx::runtime::shapeResultJson(const ShapeResult &shape) {
+  OrderedJson s;
+  s["shape"] = shapeJson(shape.shape);
+  s["shape_index"] = shape.shapeIndex;
+  s["offset"] = shape.offset;
+  if (!shape.offsets.empty()) {
+    OrderedJson offsets = OrderedJson::object();
+    for (const auto &[name, offset] : shape.offsets)
+      offsets[name] = offset;
+    s["offsets"] = offsets;
+  }
+  s["check"] = shape.check;
+  s["verdict"] = verdictName(shape.verdict);
+  OrderedJson mismatches = OrderedJson::array();
+  for (const ElementReport &report : shape.mismatches)
+    mismatches.push_back(reportJson(report));
+  s["mismatches"] = mismatches;
+  if (!shape.details.empty())
+    s["details"] = shape.details;
+  return s;
+}
+
+OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
+  OrderedJson t;
+  t["shape"] = shapeJson(timing.shape);
+  t["shape_index"] = timing.shapeIndex;
+  t["reference_ms"] = statsJson(timing.referenceMs);
+  t["candidate_ms"] = statsJson(timing.candidateMs);
+  t["speedup"] = timing.speedup.speedup;
+  t["speedup_spread"] = {timing.speedup.spreadLo, timing.speedup.spreadHi};
+  t["suspicious"] = timing.speedup.suspicious;
+  t["comparison"] = timing.speedup.comparison;
+  t["l2_flush_bytes"] = timing.l2FlushBytes;
+  return t;
+}
+
+std::string
+llmptx::runtime::writeResultsJson(const VerificationResults &results) {
+  OrderedJson root;
+  root["format"] = kResultsFormat;
+  root["version"] = kResultsVersion;
+  OrderedJson device;
+  device["name"] = results.device.name;
+  device["chip"] = results.device.chip();
+  device["sm"] = results.device.smMajor * 10 + results.device.smMinor;
+  device["l2_bytes"] = results.device.l2Bytes;
+  device["memory_bytes"] = results.device.memoryBytes;
+  device["multiprocessors"] = results.device.multiprocessors;
+  device["driver_version"] = results.device.driverVersion;
+  root["device"] = device;
+  OrderedJson sanitizer;
+  sanitizer["ran"] = results.sanitizerRan;
+  if (!results.sanitizerNote.empty())
+    sanitizer["note"] = results.sanitizerNote;
+  root["sanitizer"] = sanitizer;
+  OrderedJson bundles = OrderedJson::array();
+  for (const BundleResult &bundle : results.bundles) {
+    OrderedJson b;
+    b["bundle"] = bundle.bundle;
+    b["kernel"] = bundle.kernel;
+    b["reference"] = bundle.reference;
+    if (!bundle.error.empty())
+      b["error"] = bundle.error;
+    b["wall_seconds"] = bundle.wallSeconds;
+    OrderedJson candidates = OrderedJson::array();
+    for (const CandidateResult &candidate : bundle.candidates) {
+      OrderedJson c;
+      c["name"] = candidate.name;
+      c["verdict"] = verdictName(candidate.verdict);
+      OrderedJson shapes = OrderedJson::array();
+      for (const ShapeResult &shape : candidate.shapes)
+        shapes.push_back(shapeResultJson(shape));
+      c["shapes"] = shapes;
+      if (candidate.timing)
+        c["timing"] = timingJson(*candidate.timing);
+      candidates.push_back(c);
+    }
+    b["candidates"] = candidates;
+    bundles.push_back(b);
+  }
+  root["bundles"] = bundles;
+  return root.dump(2) + "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ResultsReader {
+public:
+  std::optional<VerificationResults> read(const Json &root) {
+    VerificationResults results;
+    if (!reader.expectObject(
+            root, "$", {"format", "version", "device", "sanitizer", "bundles"}))
+      return std::nullopt;
+    if (reader.string(root, "$", "format", true) != kResultsFormat &&
+        !reader.failed())
+      reader.fail("$.format",
+                  "expected \"" + std::string(kResultsFormat) + "\"");
+    int64_t version = reader.integer(root, "$", "version", true);
+    if (!reader.failed() && version != kResultsVersion)
+      reader.fail("$.version",
+                  "unsupported version " + std::to_string(version));
+    if (const Json *device = reader.member(root, "$", "device", true);
+        device &&
+        reader.expectObject(*device, "$.device",
+                            {"name", "chip", "sm", "l2_bytes", "memory_bytes",
+                             "multiprocessors", "driver_version"})) {
+      DeviceInfo &info = results.device;
+      info.name = reader.string(*device, "$.device", "name", false);
+      int64_t sm = reader.integer(*device, "$.device", "sm", false);
+      info.smMajor = static_cast<int>(sm / 10);
+      info.smMinor = static_cast<int>(sm % 10);
+      info.l2Bytes =
+          reader.unsignedInteger(*device, "$.device", "l2_bytes", false);
+      info.memoryBytes =
+          reader.unsignedInteger(*device, "$.device", "memory_bytes", false);
+      info.multiprocessors = static_cast<int>(
+          reader.integer(*device, "$.device", "multiprocessors", false));
+      info.driverVersion = static_cast<int>(
+          reader.integer(*device, "$.device", "driver_version", false));
+    }
+    if (const Json *sanitizer = reader.member(root, "$", "sanitizer", false);
+        sanitizer &&
+        reader.expectObject(*sanitizer, "$.sanitizer", {"ran", "note"})) {
+      results.sanitizerRan =
+          reader.boolean(*sanitizer, "$.sanitizer", "ran", false);
+      results.sanitizerNote =
+          reader.string(*sanitizer, "$.sanitizer", "note", false);
+    }
+    if (const Json *bundles = reader.member(root, "$", "bundles", true);
+        bundles && reader.expectArray(*bundles, "$.bundles"))
+      for (size_t i = 0; i < bundles->size() && !reader.failed(); ++i)
+        results.bundles.push_back(
+            readBundle((*bundles)[i], elementPath("$.bundles", i)));
+    if (reader.failed())
+      return std::nullopt;
+    return results;
+  }
+
+  JsonReader reader;
+
+  SizeBindings readShape(const Json &value, const std::string &path) {
+    SizeBindings shape;
+    if (!value.is_object()) {
+      reader.fail(path, "expected an object");
+      return shape;
+    }
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (!it->is_number_integer()) {
+        reader.fail(path + "." + it.key(), "expected an integer");
+        return shape;
+      }
+      shape[it.key()] = it->get<int64_t>();
+    }
+    return shape;
+  }
+
+  Verdict readVerdict(const Json &object, const std::string &path) {
+    std::string name = reader.string(object, path, "verdict", true);
+    if (reader.failed())
+      return Verdict::Skipped;
+    if (auto verdict = parseVerdict(name))
+      return *verdict;
+    reader.fail(path + ".verdict", "unknown verdict '" + name + "'");
+    return Verdict::Skipped;
+  }
+
+  TimingStats readStats(const Json &object, const std::string &path) {
+    TimingStats stats;
+    if (!reader.expectObject(object, path,
+                             {"median", "p10", "p90", "min", "max", "runs"}))
+      return stats;
+    stats.median = reader.number(object, path, "median", true);
+    stats.p10 = reader.number(object, path, "p10", false);
+    stats.p90 = reader.number(object, path, "p90", false);
+    stats.min = reader.number(object, path, "min", false);
+    stats.max = reader.number(object, path, "max", false);
+    stats.runs = static_cast<unsigned>(
+        reader.unsignedInteger(object, path, "runs", false));
+    return stats;
+  }
+
+  ElementReport readReport(const Json &object, const std::string &path) {
+    ElementReport report;
+    if (!reader.expectObject(
+            object, path,
+            {"buffer", "index", "expected", "got", "kind", "run"}))
+      return report;
+    report.buffer = reader.string(object, path, "buffer", true);
+    if (const Json *index = reader.member(object, path, "index", true);
+        index && reader.expectArray(*index, path + ".index"))
+      for (const Json &entry : *index) {
+        if (!entry.is_number_integer()) {
+          reader.fail(path + ".index", "expected integers");
+          break;
+        }
+        report.index.push_back(entry.get<int64_t>());
+      }
+    report.expected = reader.string(object, path, "expected", false);
+    report.got = reader.string(object, path, "got", false);
+    report.kind = reader.string(object, path, "kind", false);
+    report.run = reader.string(object, path, "run", false);
+    return report;
+  }
+
+  ShapeResult readShapeResult(const Json &object, const std::string &path) {
+    ShapeResult result;
+    if (!reader.expectObject(object, path,
+                             {"shape", "shape_index", "offset", "offsets",
+                              "check", "verdict", "mismatches", "details"}))
+      return result;
+    if (const Json *shape = reader.member(object, path, "shape", true))
+      result.shape = readShape(*shape, path + ".shape");
+    result.shapeIndex = static_cast<size_t>(
+        reader.unsignedInteger(object, path, "shape_index", false));
+    result.offset = reader.integer(object, path, "offset", false);
+    if (const Json *offsets = reader.member(object, path, "offsets", false))
+      for (const auto &[name, value] : readShape(*offsets, path + ".offsets"))
+        result.offsets.emplace_back(name, value);
+    result.check = reader.string(object, path, "check", false, "execution");
+    result.verdict = readVerdict(object, path);
+    if (const Json *mismatches =
+            reader.member(object, path, "mismatches", false);
+        mismatches && reader.expectArray(*mismatches, path + ".mismatches"))
+      for (size_t i = 0; i < mismatches->size(); ++i)
+        result.mismatches.push_back(
+            readReport((*mismatches)[i], elementPath(path + ".mismatches", i)));
+    result.details = reader.string(object, path, "details", false);
+    return result;
+  }
+
+  CandidateResult readCandidate(const Json &object, const std::string &path) {
+    CandidateResult candidate;
+    if (!reader.expectObject(object, path,
+                             {"name", "verdict", "shapes", "timing"}))
+      return candidate;
+    candidate.name = reader.string(object, path, "name", true);
+    candidate.verdict = readVerdict(object, path);
+    if (const Json *shapes = reader.member(object, path, "shapes", true);
+        shapes && reader.expectArray(*shapes, path + ".shapes"))
+      for (size_t i = 0; i < shapes->size(); ++i)
+        candidate.shapes.push_back(
+            readShapeResult((*shapes)[i], elementPath(path + ".shapes", i)));
+    if (const Json *timing = reader.member(object, path, "timing", false);
+        timing && !timing->is_null())
+      candidate.timing = readTiming(*timing, path + ".timing");
+    return candidate;
+  }
+
+  CandidateTiming readTiming(const Json &timing, const std::string &t) {
+    CandidateTiming result;
+    if (!reader.expectObject(timing, t,
+                             {"shape", "shape_index", "reference_ms",
+                              "candidate_ms", "speedup", "speedup_spread",
+                              "suspicious", "comparison", "l2_flush_bytes"}))
+      return result;
+    if (const Json *shape = reader.member(timing, t, "shape", false))
+      result.shape = readShape(*shape, t + ".shape");
+    result.shapeIndex = static_cast<size_t>(
+        reader.unsignedInteger(timing, t, "shape_index", false));
+    if (const Json *ref = reader.member(timing, t, "reference_ms", true))
+      result.referenceMs = readStats(*ref, t + ".reference_ms");
+    if (const Json *cand = reader.member(timing, t, "candidate_ms", true))
+      result.candidateMs = readStats(*cand, t + ".candidate_ms");
+    result.speedup.speedup = reader.number(timing, t, "speedup", true);
+    if (const Json *spread =
+            reader.member(timing, t, "speedup_spread", false)) {
+      if (!spread->is_array() || spread->size() != 2 ||
+          !(*spread)[0].is_number() || !(*spread)[1].is_number())
+        reader.fail(t + ".speedup_spread", "expected [lo, hi]");
+      else {
+        result.speedup.spreadLo = (*spread)[0].get<double>();
+        result.speedup.spreadHi = (*spread)[1].get<double>();
+      }
+    }
+    result.speedup.suspicious = reader.boolean(timing, t, "suspicious", false);
+    result.speedup.comparison = reader.string(timing, t, "comparison", false);
+    result.l2FlushBytes =
+        reader.unsignedInteger(timing, t, "l2_flush_bytes", false);
+    return result;
+  }
+
+  BundleResult readBundle(const Json &object, const std::string &path) {
+    BundleResult bundle;
+    if (!reader.expectObject(object, path,
+                             {"bundle", "kernel", "reference", "error",
+                              "wall_seconds", "candidates"}))
+      return bundle;
+    bundle.bundle = reader.string(object, path, "bundle", true);
+    bundle.kernel = reader.string(object, path, "kernel", false);
+    bundle.reference = reader.string(object, path, "reference", false);
+    bundle.error = reader.string(object, path, "error", false);
+    bundle.wallSeconds = reader.number(object, path, "wall_seconds", false);
+    if (const Json *candidates =
+            reader.member(object, path, "candidates", true);
+        candidates && reader.expectArray(*candidates, path + ".candidates"))
+      for (size_t i = 0; i < candidates->size(); ++i)
+        bundle.candidates.push_back(readCandidate(
+            (*candidates)[i], elementPath(path + ".candidates", i)));
+    return bundle;
+  }
+};
+} // namespace
+
+bool llmptx::runtime::readShapeResultJson(const Json &value,
+                                          ShapeResult &result,
+                                          std::string &error) {
+  ResultsReader reader;
+  result = reader.readShapeResult(value, "$");
+  error = reader.reader.firstError();
+  return error.empty();
+}
+
+bool llmptx::runtime::readTimingJson(const Json &value, CandidateTiming &result,
+                                     std::string &error) {
+  ResultsReader reader;
+  result = reader.readTiming(value, "$");
+  error = reader.reader.firstError();
+  return error.empty();
+}
+
+ValueOrError<VerificationResults>
+llmptx::runtime::parseResultsJson(std::string_view text) {
+  try {
+    std::string syntaxError;
+    std::optional<Json> root = parseJsonText(text, syntaxError);
+    if (!root)
+      return Failure{syntaxError};
+    ResultsReader reader;
+    std::optional<VerificationResults> results = reader.read(*root);
+    if (!results)
+      return Failure{reader.reader.firstError()};
+    return std::move(*results);
+  } catch (const std::exception &e) {
+    return Failure{std::string("internal error while reading results: ") +
+                   e.what()};
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Summary
+//===----------------------------------------------------------------------===//
+
+static std::string describeEntry(const ShapeResult &shape) {
+  std::string text;
+  for (const auto &[name, value] : shape.shape)
+    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  if (text.empty())
+    text = "(no sizes)";
+  if (!shape.offsets.empty()) {
+    text += " offsets";
+    for (const auto &[name, offset] : shape.offsets)
+      text += " " + name + "=" + std::to_string(offset);
+  }
+  if (shape.check != "execution")
+    text += " [" + shape.check + "]";
+  return text;
+}
+
+static std::string describeReport(const ElementReport &report) {
+  std::string index;
+  for (int64_t i : report.index)
+    index += (index.empty() ? "" : ",") + std::to_string(i);
+  if (report.kind == "out-of-bounds-write")
+    return report.buffer + " element position " + index + " (guard " +
+           report.expected + " became " + report.got + ")";
+  return report.buffer + "[" + index + "] expected " + report.expected +
+         " got " + report.got;
+}
+
+static std::string formatMs(double ms) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.4f", ms);
+  return buffer;
+}
+
+static std::string formatRatio(double ratio) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.2f", ratio);
+  return buffer;
+}
+
+std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
+  const DeviceInfo &device = results.device;
+  std::string text = "device: " + device.name + " (" + device.chip() + ", " +
+                     std::to_string(device.multiprocessors) + " SMs, L2 " +
+                     std::to_string(device.l2Bytes / (1024 * 1024)) +
+                     " MiB, driver " + device.driverVersionText() + ")\n";
+  if (!results.sanitizerNote.empty())
+    text += "sanitizer: " + results.sanitizerNote + "\n";
+  for (const BundleResult &bundle : results.bundles) {
+    text += "bundle " + bundle.bundle + ": kernel " + bundle.kernel +
+            ", reference " + bundle.reference + "\n";
+    if (!bundle.error.empty())
+      text += "  error: " + bundle.error + "\n";
+    size_t width = 10;
+    for (const CandidateResult &candidate : bundle.candidates)
+      width = std::max(width, candidate.name.size());
+    for (const CandidateResult &candidate : bundle.candidates) {
+      std::string line = "  " + candidate.name;
+      line.append(width + 2 - candidate.name.size(), ' ');
+      std::string verdict = verdictName(candidate.verdict);
+      line += verdict;
+      line.append(verdict.size() < 20 ? 20 - verdict.size() : 1, ' ');
+      if (candidate.verdict == Verdict::Pass) {
+        size_t ran = 0;
+        for (const ShapeResult &shape : candidate.shapes)
+          ran += shape.verdict == Verdict::Pass;
+        line += std::to_string(ran) + " checks passed";
+        if (candidate.timing) {
+          const CandidateTiming &timing = *candidate.timing;
+          line += "; speedup " + formatRatio(timing.speedup.speedup) + "x [" +
+                  formatRatio(timing.speedup.spreadLo) + ", " +
+                  formatRatio(timing.speedup.spreadHi) + "] " +
+                  timing.speedup.comparison + " (reference " +
+                  formatMs(timing.referenceMs.median) + " ms, candidate " +
+                  formatMs(timing.candidateMs.median) + " ms, " +
+                  std::to_string(timing.candidateMs.runs) + " runs)";
+          if (timing.speedup.suspicious)
+            line += " SUSPICIOUS: over 10x";
+        }
+      } else {
+        for (const ShapeResult &shape : candidate.shapes) {
+          if (shape.verdict == Verdict::Pass ||
+              shape.verdict == Verdict::Skipped)
+            continue;
+          line += describeEntry(shape) + ": ";
+          if (!shape.mismatches.empty())
+            line += describeReport(shape.mismatches.front());
+          if (!shape.details.empty()) {
+            std::string details = shape.details;
+            size_t newline = details.find('\n');
+            if (newline != std::string::npos)
+              details = details.substr(0, newline);
+            line += (shape.mismatches.empty() ? "" : "; ") + details;
+          }
+          break;
+        }
+      }
+      text += line + "\n";
+    }
+  }
+  return text;
+}

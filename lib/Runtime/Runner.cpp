@@ -1,0 +1,599 @@
+//===- Runner.cpp - Running verification bundles on a GPU -----------------===//
+
+#include "llmptx/Runtime/Runner.h"
+
+#include "ResultsJson.h"
+#include "llmptx/Runtime/ChildProcess.h"
+#include "llmptx/Runtime/Plan.h"
+#include "llmptx/Runtime/PtxSignature.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace llmptx::runtime;
+using namespace llmptx::runtime::json_support;
+
+static bool isExecutable(const std::string &path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+std::string
+llmptx::runtime::findComputeSanitizer(const std::string &explicitPath) {
+  if (!explicitPath.empty())
+    return isExecutable(explicitPath) ? explicitPath : std::string();
+  std::vector<std::string> candidates;
+  if (const char *path = std::getenv("PATH")) {
+    std::string list = path;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t end = list.find(':', start);
+      if (end == std::string::npos)
+        end = list.size();
+      if (end > start)
+        candidates.push_back(list.substr(start, end - start) +
+                             "/compute-sanitizer");
+      start = end + 1;
+    }
+  }
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *root = std::getenv(variable)) {
+      candidates.push_back(std::string(root) + "/bin/compute-sanitizer");
+      candidates.push_back(std::string(root) +
+                           "/compute-sanitizer/compute-sanitizer");
+    }
+  candidates.push_back("/usr/local/cuda/bin/compute-sanitizer");
+  candidates.push_back("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
+  for (const std::string &candidate : candidates)
+    if (isExecutable(candidate))
+      return candidate;
+  return {};
+}
+
+namespace {
+
+/// The last part of what a child printed, for details.
+std::string outputTail(const std::string &output, size_t lines = 8) {
+  size_t end = output.size();
+  while (end > 0 && output[end - 1] == '\n')
+    --end;
+  size_t start = end;
+  for (size_t seen = 0; start > 0; --start)
+    if (output[start - 1] == '\n' && ++seen == lines)
+      break;
+  return output.substr(start, end - start);
+}
+
+/// What one request to a worker came back with.
+struct WorkerOutcome {
+  enum class Kind {
+    Result,         // shapeResult (and timing for "time") are set
+    ReferenceError, // message
+    Timeout,        // the watchdog killed the worker; message
+    Died,           // the worker ended without answering; message
+    StartFailed,    // no worker could be started; message
+  };
+  Kind kind = Kind::Died;
+  ShapeResult shapeResult;
+  std::optional<CandidateTiming> timing;
+  std::string message;
+  /// Which kernel was running when the worker stopped answering.
+  std::string phase;
+  bool signaled = false;
+};
+
+/// The parent's handle on one worker child, restarted as needed.
+class WorkerHandle {
+public:
+  WorkerHandle(const RunnerOptions &options, const std::string &bundlePath)
+      : options(options), bundlePath(bundlePath) {}
+  ~WorkerHandle() { stop(); }
+
+  WorkerOutcome request(const OrderedJson &command, double timeoutSeconds) {
+    WorkerOutcome outcome;
+    if (!child) {
+      std::string error;
+      if (!start(error)) {
+        outcome.kind = WorkerOutcome::Kind::StartFailed;
+        outcome.message = error;
+        return outcome;
+      }
+    }
+    if (!child->writeLine(command.dump()))
+      return died("the worker stopped accepting commands");
+    std::string phase = "setup";
+    using Clock = std::chrono::steady_clock;
+    auto deadline =
+        Clock::now() + std::chrono::duration<double>(timeoutSeconds);
+    while (true) {
+      double left =
+          std::chrono::duration<double>(deadline - Clock::now()).count();
+      std::string line;
+      ChildProcess::ReadStatus status =
+          child->readLine(line, std::max(left, 0.0));
+      if (status == ChildProcess::ReadStatus::Timeout) {
+        child->kill();
+        child->wait(30);
+        outcome.kind = WorkerOutcome::Kind::Timeout;
+        outcome.phase = phase;
+        char seconds[32];
+        std::snprintf(seconds, sizeof(seconds), "%g", timeoutSeconds);
+        outcome.message = std::string("no answer within ") + seconds +
+                          " s while the " + phase +
+                          " was running; the watchdog killed it";
+        child.reset();
+        return outcome;
+      }
+      if (status == ChildProcess::ReadStatus::EndOfFile) {
+        WorkerOutcome result = died("");
+        result.phase = phase;
+        return result;
+      }
+      std::string error;
+      std::optional<Json> message = parseJsonText(line, error);
+      if (!message || !message->is_object())
+        continue; // not a protocol line
+      std::string event = message->value("event", "");
+      if (event == "phase") {
+        phase = message->value("who", "setup");
+        continue;
+      }
+      if (event == "reference-error" || event == "fatal") {
+        outcome.kind = WorkerOutcome::Kind::ReferenceError;
+        outcome.message = message->value("message", "");
+        // The worker exits after these.
+        child->wait(30);
+        child.reset();
+        return outcome;
+      }
+      if (event == "result" || event == "timing") {
+        outcome.kind = WorkerOutcome::Kind::Result;
+        if (message->contains("shape_result") &&
+            !readShapeResultJson((*message)["shape_result"],
+                                 outcome.shapeResult, error))
+          return died("bad result from the worker: " + error);
+        if (event == "timing") {
+          CandidateTiming timing;
+          if (!readTimingJson((*message)["timing"], timing, error))
+            return died("bad timing from the worker: " + error);
+          outcome.timing = timing;
+        }
+        if (message->value("exiting", false)) {
+          child->wait(30);
+          child.reset();
+        }
+        return outcome;
+      }
+    }
+  }
+
+  void stop() {
+    if (!child)
+      return;
+    OrderedJson quit;
+    quit["op"] = "quit";
+    child->writeLine(quit.dump());
+    child->closeInput();
+    child->wait(30);
+    child.reset();
+  }
+
+private:
+  bool start(std::string &error) {
+    std::vector<std::string> argv = {options.runnerExecutable,
+                                     "--child",
+                                     bundlePath,
+                                     "--device",
+                                     std::to_string(options.device),
+                                     "--max-examples",
+                                     std::to_string(options.maxExamples)};
+    if (!options.cudaLibrary.empty()) {
+      argv.push_back("--libcuda");
+      argv.push_back(options.cudaLibrary);
+    }
+    auto spawned = ChildProcess::spawn(argv, 3, true);
+    if (!spawned) {
+      error = "cannot start a worker: " + spawned.error();
+      return false;
+    }
+    child.emplace(spawned.take());
+    // Creating a context can take seconds on a cold GPU.
+    std::string line;
+    while (true) {
+      ChildProcess::ReadStatus status = child->readLine(line, 120);
+      if (status != ChildProcess::ReadStatus::Line) {
+        if (status == ChildProcess::ReadStatus::Timeout)
+          child->kill();
+        ChildExit exit = child->wait(30);
+        error = "the worker did not start (" + exit.describe() + ")";
+        std::string tail = outputTail(child->output());
+        if (!tail.empty())
+          error += ": " + tail;
+        child.reset();
+        return false;
+      }
+      std::string parseError;
+      std::optional<Json> message = parseJsonText(line, parseError);
+      if (!message || !message->is_object())
+        continue;
+      std::string event = message->value("event", "");
+      if (event == "ready")
+        return true;
+      if (event == "fatal") {
+        error = message->value("message", "the worker failed to start");
+        child->wait(30);
+        child.reset();
+        return false;
+      }
+    }
+  }
+
+  WorkerOutcome died(const std::string &why) {
+    WorkerOutcome outcome;
+    outcome.kind = WorkerOutcome::Kind::Died;
+    ChildExit exit = child->wait(30);
+    outcome.signaled = exit.kind == ChildExit::Kind::Signaled;
+    outcome.message = why.empty() ? "the worker " + exit.describe() : why;
+    std::string tail = outputTail(child->output());
+    if (!tail.empty())
+      outcome.message += "\n" + tail;
+    child.reset();
+    return outcome;
+  }
+
+  const RunnerOptions &options;
+  std::string bundlePath;
+  std::optional<ChildProcess> child;
+};
+
+/// Runs one bundle; candidate state lives here.
+class BundleRun {
+public:
+  BundleRun(const BundleInput &input, const RunnerOptions &options,
+            const std::string &sanitizer)
+      : input(input), bundle(input.bundle), options(options),
+        sanitizer(sanitizer), worker(options, input.path) {}
+
+  BundleResult run() {
+    auto started = std::chrono::steady_clock::now();
+    result.bundle = input.path;
+    result.kernel = bundle.kernel;
+    result.reference = bundle.reference.name;
+    failed.assign(bundle.candidates.size(), false);
+    for (const KernelObject &candidate : bundle.candidates) {
+      CandidateResult entry;
+      entry.name = candidate.name;
+      result.candidates.push_back(entry);
+    }
+    if (checkAbis()) {
+      runExecutionChecks();
+      if (result.error.empty() && options.sanitize && !sanitizer.empty())
+        runSanitizer();
+      if (result.error.empty() && options.timing)
+        runTiming();
+    }
+    worker.stop();
+    for (CandidateResult &candidate : result.candidates) {
+      std::vector<Verdict> verdicts;
+      for (const ShapeResult &shape : candidate.shapes)
+        verdicts.push_back(shape.verdict);
+      // A bundle whose reference failed verifies nothing.
+      candidate.verdict =
+          result.error.empty() ? candidateVerdict(verdicts) : Verdict::Skipped;
+    }
+    result.wallSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - started)
+                             .count();
+    return result;
+  }
+
+  bool sanitizerRan = false;
+
+private:
+  void progress(const std::string &line) {
+    if (options.progress)
+      options.progress(line);
+  }
+
+  ShapeResult entryFor(size_t shape, unsigned variant,
+                       const std::string &check) {
+    ShapeResult entry;
+    entry.shapeIndex = shape;
+    entry.shape = bundle.shapes[shape];
+    entry.check = check;
+    entry.offset = variant ? kNonZeroOffset : 0;
+    if (auto plan = planShape(bundle, shape, variant))
+      entry.offsets = plan->nonZeroOffsets();
+    return entry;
+  }
+
+  void record(size_t candidate, ShapeResult entry) {
+    if (entry.verdict != Verdict::Pass && entry.verdict != Verdict::Skipped)
+      failed[candidate] = true;
+    progress(bundle.candidates[candidate].name + " " +
+             formatShape(bundle, entry.shape) +
+             (entry.offset ? " offset " + std::to_string(entry.offset) : "") +
+             " [" + entry.check + "]: " + verdictName(entry.verdict));
+    result.candidates[candidate].shapes.push_back(std::move(entry));
+  }
+
+  /// The PTX signatures agree with the ABI (CPU only).
+  bool checkAbis() {
+    auto entry = findPtxEntry(bundle.reference.ptx, bundle.reference.entry);
+    std::optional<std::string> problem;
+    if (!entry)
+      problem = entry.error();
+    else
+      problem = checkAbi(*entry, bundle);
+    if (problem) {
+      result.error =
+          "the reference does not match the bundle's ABI: " + *problem;
+      return false;
+    }
+    for (size_t c = 0; c < bundle.candidates.size(); ++c) {
+      const KernelObject &candidate = bundle.candidates[c];
+      auto signature = findPtxEntry(candidate.ptx, candidate.entry);
+      std::optional<std::string> mismatch;
+      if (!signature)
+        mismatch = signature.error();
+      else
+        mismatch = checkAbi(*signature, bundle);
+      if (mismatch) {
+        ShapeResult entry = entryFor(0, 0, "abi");
+        entry.verdict = Verdict::LoadError;
+        entry.details = "ABI check: " + *mismatch;
+        record(c, std::move(entry));
+      }
+    }
+    return true;
+  }
+
+  /// Turns a worker outcome into an entry, or a bundle error.
+  bool absorb(size_t candidate, ShapeResult entry, WorkerOutcome outcome) {
+    switch (outcome.kind) {
+    case WorkerOutcome::Kind::Result:
+      outcome.shapeResult.offsets = entry.offsets;
+      record(candidate, std::move(outcome.shapeResult));
+      return true;
+    case WorkerOutcome::Kind::ReferenceError:
+    case WorkerOutcome::Kind::StartFailed:
+      result.error = outcome.message;
+      return false;
+    case WorkerOutcome::Kind::Timeout:
+    case WorkerOutcome::Kind::Died:
+      if (outcome.phase == "reference") {
+        result.error = "the reference " +
+                       std::string(outcome.kind == WorkerOutcome::Kind::Timeout
+                                       ? "timed out"
+                                       : "crashed") +
+                       ": " + outcome.message;
+        return false;
+      }
+      entry.verdict = outcome.kind == WorkerOutcome::Kind::Timeout
+                          ? Verdict::Timeout
+                          : Verdict::Crash;
+      entry.details = outcome.message;
+      record(candidate, std::move(entry));
+      return true;
+    }
+    return true;
+  }
+
+  void runExecutionChecks() {
+    unsigned variants = offsetVariantCount(bundle);
+    for (size_t s = 0; s < bundle.shapes.size(); ++s)
+      for (unsigned v = 0; v < variants; ++v)
+        for (size_t c = 0; c < bundle.candidates.size(); ++c) {
+          ShapeResult entry = entryFor(s, v, "execution");
+          if (failed[c] && !options.keepGoing) {
+            entry.verdict = Verdict::Skipped;
+            result.candidates[c].shapes.push_back(std::move(entry));
+            continue;
+          }
+          OrderedJson command;
+          command["op"] = "check";
+          command["shape"] = s;
+          command["variant"] = v;
+          command["candidate"] = c;
+          if (!absorb(c, entry,
+                      worker.request(command, options.timeoutSeconds)))
+            return;
+        }
+  }
+
+  void runSanitizer() {
+    // Small shapes only: the tools slow kernels down by orders of
+    // magnitude.
+    unsigned variant = offsetVariantCount(bundle) - 1;
+    std::vector<size_t> shapes;
+    for (size_t s = 0; s < bundle.shapes.size() && shapes.size() < 2; ++s)
+      if (auto plan = planShape(bundle, s, variant))
+        if (plan->largestElementCount() <= options.sanitizeMaxElements)
+          shapes.push_back(s);
+    if (shapes.empty()) {
+      sanitizerNotes.push_back("no shape with at most " +
+                               std::to_string(options.sanitizeMaxElements) +
+                               " elements; compute-sanitizer skipped");
+      return;
+    }
+    for (const char *tool : {"memcheck", "racecheck", "initcheck"}) {
+      // The reference first: if it is not clean, the tool does not work
+      // here (or the bundle is wrong) and says nothing about candidates.
+      SanitizerOutcome reference = sanitize(tool, shapes.front(), variant, -1);
+      if (!reference.clean) {
+        sanitizerNotes.push_back(
+            std::string(tool) +
+            " skipped: the reference is not clean: " + reference.details);
+        continue;
+      }
+      sanitizerRan = true;
+      for (size_t c = 0; c < bundle.candidates.size(); ++c)
+        for (size_t s : shapes) {
+          if (failed[c] && !options.keepGoing)
+            break;
+          ShapeResult entry = entryFor(s, variant, tool);
+          SanitizerOutcome outcome =
+              sanitize(tool, s, variant, static_cast<int>(c));
+          entry.verdict = outcome.verdict;
+          entry.details = outcome.details;
+          record(c, std::move(entry));
+        }
+    }
+  }
+
+  struct SanitizerOutcome {
+    bool clean = false;
+    Verdict verdict = Verdict::Pass;
+    std::string details;
+  };
+
+  SanitizerOutcome sanitize(const char *tool, size_t shape, unsigned variant,
+                            int candidate) {
+    SanitizerOutcome outcome;
+    // 86: a number the child never uses, to tell tool errors apart.
+    std::vector<std::string> argv = {sanitizer,
+                                     "--tool",
+                                     tool,
+                                     "--error-exitcode",
+                                     "86",
+                                     "--print-limit",
+                                     "10",
+                                     options.runnerExecutable,
+                                     "--child-sanitize",
+                                     input.path,
+                                     "--shape",
+                                     std::to_string(shape),
+                                     "--variant",
+                                     std::to_string(variant),
+                                     "--candidate",
+                                     std::to_string(candidate),
+                                     "--device",
+                                     std::to_string(options.device)};
+    if (!options.cudaLibrary.empty()) {
+      argv.push_back("--libcuda");
+      argv.push_back(options.cudaLibrary);
+    }
+    auto spawned = ChildProcess::spawn(argv, 0, false);
+    if (!spawned) {
+      outcome.verdict = Verdict::Sanitizer;
+      outcome.details = "cannot start compute-sanitizer: " + spawned.error();
+      return outcome;
+    }
+    ChildProcess child = spawned.take();
+    std::string line;
+    // The tools are slow; give them ten entry timeouts, at least a minute.
+    double limit = std::max(60.0, 10 * options.timeoutSeconds);
+    ChildProcess::ReadStatus status = child.readLine(line, limit);
+    if (status == ChildProcess::ReadStatus::Timeout)
+      child.kill();
+    ChildExit exit = child.wait(30);
+    // Keep the tool's own lines: they name the error and the kernel.
+    std::string report;
+    size_t lines = 0;
+    size_t start = 0;
+    const std::string &output = child.output();
+    while (start < output.size() && lines < 12) {
+      size_t end = output.find('\n', start);
+      if (end == std::string::npos)
+        end = output.size();
+      std::string text = output.substr(start, end - start);
+      if (text.rfind("=========", 0) == 0 && text.size() > 10) {
+        report += text + "\n";
+        ++lines;
+      }
+      start = end + 1;
+    }
+    if (status == ChildProcess::ReadStatus::Timeout) {
+      outcome.verdict = Verdict::Timeout;
+      outcome.details = std::string(tool) + " did not finish within " +
+                        std::to_string(static_cast<int>(limit)) + " s";
+      return outcome;
+    }
+    if (exit.kind == ChildExit::Kind::Exited && exit.code == 0) {
+      outcome.clean = true;
+      return outcome;
+    }
+    outcome.verdict = Verdict::Sanitizer;
+    outcome.details = std::string(tool) + " " + exit.describe() + "\n" +
+                      (report.empty() ? outputTail(output) : report);
+    return outcome;
+  }
+
+  void runTiming() {
+    // Timing needs room: the larger of the entry timeout and a generous
+    // multiple of the bundle's time budget.
+    double limit =
+        std::max(options.timeoutSeconds,
+                 options.timeoutSeconds + 4 * bundle.timing.maxMs / 1000.0);
+    int64_t count = static_cast<int64_t>(bundle.shapes.size());
+    size_t shape = static_cast<size_t>(bundle.timing.shape < 0
+                                           ? count + bundle.timing.shape
+                                           : bundle.timing.shape);
+    for (size_t c = 0; c < bundle.candidates.size(); ++c) {
+      if (failed[c])
+        continue;
+      OrderedJson command;
+      command["op"] = "time";
+      command["candidate"] = c;
+      ShapeResult entry = entryFor(shape, 0, "after-timing");
+      WorkerOutcome outcome = worker.request(command, limit);
+      std::optional<CandidateTiming> timing = outcome.timing;
+      if (!absorb(c, entry, std::move(outcome)))
+        return;
+      if (timing && !failed[c])
+        result.candidates[c].timing = timing;
+    }
+  }
+
+public:
+  std::vector<std::string> sanitizerNotes;
+
+private:
+  const BundleInput &input;
+  const VerificationBundle &bundle;
+  const RunnerOptions &options;
+  std::string sanitizer;
+  WorkerHandle worker;
+  BundleResult result;
+  std::vector<bool> failed;
+};
+
+} // namespace
+
+VerificationResults
+llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
+                                 const RunnerOptions &options,
+                                 const DeviceInfo &device) {
+  VerificationResults results;
+  results.device = device;
+  std::string sanitizer;
+  std::vector<std::string> notes;
+  if (options.sanitize) {
+    sanitizer = findComputeSanitizer(options.sanitizerPath);
+    if (sanitizer.empty())
+      notes.push_back("compute-sanitizer not found; its checks did not run");
+    else
+      notes.push_back("compute-sanitizer: " + sanitizer);
+  }
+  try {
+    for (const BundleInput &input : bundles) {
+      BundleRun run(input, options, sanitizer);
+      results.bundles.push_back(run.run());
+      results.sanitizerRan |= run.sanitizerRan;
+      for (const std::string &note : run.sanitizerNotes)
+        notes.push_back(input.path + ": " + note);
+    }
+  } catch (const std::exception &e) {
+    BundleResult failure;
+    failure.bundle = "(runner)";
+    failure.error = std::string("internal error: ") + e.what();
+    results.bundles.push_back(failure);
+  }
+  for (const std::string &note : notes)
+    results.sanitizerNote += (results.sanitizerNote.empty() ? "" : "; ") + note;
+  return results;
+}

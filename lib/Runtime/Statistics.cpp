@@ -1,0 +1,60 @@
+//===- Statistics.cpp - Timing statistics ---------------------------------===//
+
+#include "llmptx/Runtime/Statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llmptx::runtime;
+
+double llmptx::runtime::percentile(std::vector<double> samples, double q) {
+  if (samples.empty())
+    return 0;
+  std::sort(samples.begin(), samples.end());
+  q = std::clamp(q, 0.0, 1.0);
+  double position = q * static_cast<double>(samples.size() - 1);
+  size_t below = static_cast<size_t>(std::floor(position));
+  size_t above = std::min(below + 1, samples.size() - 1);
+  double fraction = position - static_cast<double>(below);
+  return samples[below] + (samples[above] - samples[below]) * fraction;
+}
+
+TimingStats llmptx::runtime::summarize(const std::vector<double> &samples) {
+  TimingStats stats;
+  stats.runs = static_cast<unsigned>(samples.size());
+  if (samples.empty())
+    return stats;
+  stats.median = percentile(samples, 0.5);
+  stats.p10 = percentile(samples, 0.1);
+  stats.p90 = percentile(samples, 0.9);
+  stats.min = *std::min_element(samples.begin(), samples.end());
+  stats.max = *std::max_element(samples.begin(), samples.end());
+  return stats;
+}
+
+SpeedupEstimate
+llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
+                                 const std::vector<double> &candidateMs) {
+  SpeedupEstimate estimate;
+  double candidateMedian = percentile(candidateMs, 0.5);
+  if (referenceMs.empty() || candidateMs.empty() || !(candidateMedian > 0)) {
+    estimate.comparison = "unknown";
+    return estimate;
+  }
+  estimate.speedup = percentile(referenceMs, 0.5) / candidateMedian;
+  std::vector<double> ratios;
+  size_t pairs = std::min(referenceMs.size(), candidateMs.size());
+  for (size_t i = 0; i < pairs; ++i)
+    if (candidateMs[i] > 0)
+      ratios.push_back(referenceMs[i] / candidateMs[i]);
+  estimate.spreadLo = percentile(ratios, 0.1);
+  estimate.spreadHi = percentile(ratios, 0.9);
+  estimate.suspicious = estimate.speedup > kSuspiciousSpeedup;
+  if (estimate.spreadLo > 1)
+    estimate.comparison = "faster";
+  else if (estimate.spreadHi < 1)
+    estimate.comparison = "slower";
+  else
+    estimate.comparison = "same";
+  return estimate;
+}

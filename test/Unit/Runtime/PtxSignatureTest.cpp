@@ -1,0 +1,94 @@
+//===- PtxSignatureTest.cpp - PTX entry signatures and the ABI check ------===//
+
+#include "llmptx/Runtime/PtxSignature.h"
+#include "TestBundles.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace llmptx::runtime;
+using llmptx::runtime::testing::vaddBundle;
+
+namespace {
+
+std::string readInput(const std::string &relative) {
+  const char *root = std::getenv("LLMPTX_SRC_ROOT");
+  std::string path = std::string(root ? root : LLMPTX_SOURCE_DIR) +
+                     "/test/Inputs/runtime/" + relative;
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+TEST(PtxSignatureTest, ReadsTheNvptxReference) {
+  std::string ptx = readInput("vadd.ref.ptx");
+  ASSERT_FALSE(ptx.empty());
+  auto entry = findPtxEntry(ptx, "vadd");
+  ASSERT_TRUE(entry.ok()) << entry.error();
+  ASSERT_EQ(entry->params.size(), 15u);
+  EXPECT_EQ(entry->params[0].name, "vadd_param_0");
+  EXPECT_EQ(entry->params[0].type, "u64");
+  for (const PtxParam &param : entry->params)
+    EXPECT_EQ(param.bytes, 8u);
+  EXPECT_FALSE(checkAbi(*entry, vaddBundle()).has_value());
+}
+
+TEST(PtxSignatureTest, HandlesCommentsArraysAndOtherEntries) {
+  const char *ptx = R"ptx(
+.version 8.0
+.target sm_90
+// .entry fake(.param .u32 x)
+.visible .entry other(.param .u32 other_p) { ret; }
+/* .entry hidden( */
+.visible .entry k(
+  .param .align 8 .b8 k_param_0[16],  // a struct by value
+  .param .f32 k_param_1,
+  .param .u16 k_param_2
+)
+.maxntid 128, 1, 1
+{ ret; }
+.entry empty { ret; }
+)ptx";
+  auto k = findPtxEntry(ptx, "k");
+  ASSERT_TRUE(k.ok()) << k.error();
+  ASSERT_EQ(k->params.size(), 3u);
+  EXPECT_EQ(k->params[0].bytes, 16u);
+  EXPECT_EQ(k->params[1].bytes, 4u);
+  EXPECT_EQ(k->params[2].bytes, 2u);
+  auto empty = findPtxEntry(ptx, "empty");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->params.empty());
+  auto missing = findPtxEntry(ptx, "fake");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(),
+            "no .entry 'fake' in the PTX (entries: other, k, empty)");
+  EXPECT_EQ(findPtxEntry("", "x").error(),
+            "no .entry 'x' in the PTX (it has no entries)");
+}
+
+TEST(PtxSignatureTest, AbiMismatchesAreNamed) {
+  VerificationBundle bundle = vaddBundle();
+  PtxEntrySignature fewer{"vadd", {}};
+  for (int i = 0; i < 14; ++i)
+    fewer.params.push_back({"p" + std::to_string(i), "u64", 8});
+  EXPECT_EQ(checkAbi(fewer, bundle).value_or(""),
+            "entry 'vadd' has 14 parameters, the bundle's ABI has 15");
+  PtxEntrySignature narrow = fewer;
+  narrow.params.push_back({"p14", "u64", 8});
+  narrow.params[3] = {"p3", "u32", 4};
+  EXPECT_EQ(checkAbi(narrow, bundle).value_or(""),
+            "entry 'vadd' parameter 3 ('p3', .u32) has 4 bytes, the ABI's "
+            "size has 8");
+}
+
+TEST(PtxSignatureTest, BrokenParameterListsAreErrors) {
+  EXPECT_FALSE(findPtxEntry(".entry k(.param .u64 a, .param", "k").ok());
+  EXPECT_FALSE(findPtxEntry(".entry k(.param .q64 a)", "k").ok());
+  EXPECT_FALSE(findPtxEntry(".entry k(.param a)", "k").ok());
+  EXPECT_FALSE(findPtxEntry(".entry k(.reg .u64 a)", "k").ok());
+}
+
+} // namespace

@@ -1,0 +1,263 @@
+//===- llmptx-runner.cpp - Runs verification bundles on a GPU -------------===//
+//
+// llmptx-runner BUNDLE.json... [-o results.json]
+//
+// Links neither LLVM nor MLIR nor libcuda (which is dlopen'ed), and
+// libstdc++ statically, so the binary can be copied alone to a GPU machine.
+// Exit status: 0 when every bundle ran (candidate verdicts are data, in the
+// summary and the results), 1 for bad usage, an invalid bundle or a bundle
+// whose reference failed, 2 when there is no usable GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llmptx/Runtime/Bundle.h"
+#include "llmptx/Runtime/CudaDriver.h"
+#include "llmptx/Runtime/InputRecipe.h"
+#include "llmptx/Runtime/Plan.h"
+#include "llmptx/Runtime/PtxSignature.h"
+#include "llmptx/Runtime/Results.h"
+#include "llmptx/Runtime/Runner.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace llmptx::runtime;
+
+static const char *kUsage =
+    "usage: llmptx-runner [options] BUNDLE.json... [-o results.json]\n"
+    "\n"
+    "Runs the candidates of each verification bundle against its reference\n"
+    "on the GPU and prints a summary (docs/verification.md).\n"
+    "\n"
+    "options:\n"
+    "  -o FILE            write the results JSON to FILE\n"
+    "  --probe            print the device (name, sm, L2, driver) and exit:\n"
+    "                     0, or 2 with the reason when there is no GPU\n"
+    "  --plan             check the bundles and print what would run; needs\n"
+    "                     no GPU\n"
+    "  --no-timing        skip timing\n"
+    "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
+    "                     initcheck) on small shapes when it is installed\n"
+    "  --sanitizer PATH   the compute-sanitizer to use\n"
+    "  --sanitize-max-elements N\n"
+    "                     largest buffer size of a 'small' shape (65536)\n"
+    "  --timeout SECONDS  watchdog per entry: one candidate on one shape (30)\n"
+    "  --keep-going       run every entry even after a candidate failed\n"
+    "  --device N         CUDA device ordinal (0)\n"
+    "  --libcuda PATH     driver library to load (default $LLMPTX_LIBCUDA,\n"
+    "                     else libcuda.so.1)\n"
+    "  --verbose          print each entry's verdict to stderr as it finishes\n"
+    "\n"
+    "exit status: 0 every bundle ran, 1 bad usage or bundle or failing\n"
+    "reference, 2 no usable GPU\n";
+
+static std::string selfExecutable(const char *argv0) {
+  char buffer[4096];
+  ssize_t length = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (length > 0) {
+    buffer[length] = '\0';
+    return buffer;
+  }
+  return argv0;
+}
+
+static void printPlan(const BundleInput &input) {
+  const VerificationBundle &bundle = input.bundle;
+  std::printf("bundle %s: kernel %s, chip %s, %zu shapes, %u offset "
+              "variant(s), reference %s, %zu candidate(s)\n",
+              input.path.c_str(), bundle.kernel.c_str(),
+              bundle.chip.empty() ? "-" : bundle.chip.c_str(),
+              bundle.shapes.size(), offsetVariantCount(bundle),
+              bundle.reference.name.c_str(), bundle.candidates.size());
+  auto abi = [&](const KernelObject &kernel) -> std::string {
+    auto entry = findPtxEntry(kernel.ptx, kernel.entry);
+    if (!entry)
+      return entry.error();
+    if (auto mismatch = checkAbi(*entry, bundle))
+      return *mismatch;
+    return "ABI ok (" + std::to_string(entry->params.size()) + " params)";
+  };
+  std::printf("  reference %s: %s\n", bundle.reference.entry.c_str(),
+              abi(bundle.reference).c_str());
+  for (const KernelObject &candidate : bundle.candidates)
+    std::printf("  candidate %s (%s): %s\n", candidate.name.c_str(),
+                candidate.entry.c_str(), abi(candidate).c_str());
+  for (size_t s = 0; s < bundle.shapes.size(); ++s)
+    for (unsigned v = 0; v < offsetVariantCount(bundle); ++v) {
+      auto plan = planShape(bundle, s, v);
+      if (!plan) {
+        std::printf("  shape %zu: %s\n", s, plan.error().c_str());
+        continue;
+      }
+      std::printf("  shape %zu variant %u: %s; reference %s\n", s, v,
+                  plan->describe(bundle).c_str(),
+                  plan->referenceLaunch.describe().c_str());
+      for (size_t c = 0; c < bundle.candidates.size(); ++c)
+        if (bundle.candidates[c].launch)
+          std::printf("    candidate %s: %s\n",
+                      bundle.candidates[c].name.c_str(),
+                      plan->candidateLaunches[c].describe().c_str());
+      for (const BufferLayout &layout : plan->buffers)
+        std::printf(
+            "    %s %s %s: %llu elements, offset %lld, aligned "
+            "pointer %% 256 = %llu, %s, %llu bytes allocated\n",
+            bufferRoleName(layout.role), layout.name.c_str(),
+            elementTypeName(layout.element),
+            static_cast<unsigned long long>(layout.elementCount),
+            static_cast<long long>(layout.offset),
+            static_cast<unsigned long long>(layout.alignedByteOffset % 256),
+            layout.contiguous ? "contiguous" : "strided",
+            static_cast<unsigned long long>(layout.allocationBytes));
+    }
+  int64_t count = static_cast<int64_t>(bundle.shapes.size());
+  int64_t timing = bundle.timing.shape < 0 ? count + bundle.timing.shape
+                                           : bundle.timing.shape;
+  std::printf("  timing: shape %lld, at least %u runs, budget %g ms\n",
+              static_cast<long long>(timing), bundle.timing.minRuns,
+              bundle.timing.maxMs);
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (isChildInvocation(args))
+    return runChildProcess(args);
+
+  RunnerOptions options;
+  std::vector<std::string> bundlePaths;
+  std::string outputPath;
+  bool probe = false, plan = false, verbose = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "llmptx-runner: %s needs a value\n", arg.c_str());
+        std::exit(1);
+      }
+      out = args[++i];
+    };
+    auto number = [&](double &out) {
+      std::string text;
+      value(text);
+      char *end = nullptr;
+      out = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end || !(out > 0)) {
+        std::fprintf(stderr,
+                     "llmptx-runner: %s needs a positive number, got "
+                     "'%s'\n",
+                     arg.c_str(), text.c_str());
+        std::exit(1);
+      }
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "-o") {
+      value(outputPath);
+    } else if (arg == "--probe") {
+      probe = true;
+    } else if (arg == "--plan") {
+      plan = true;
+    } else if (arg == "--no-timing") {
+      options.timing = false;
+    } else if (arg == "--sanitize") {
+      options.sanitize = true;
+    } else if (arg == "--sanitizer") {
+      value(options.sanitizerPath);
+    } else if (arg == "--sanitize-max-elements") {
+      double elements;
+      number(elements);
+      options.sanitizeMaxElements = static_cast<uint64_t>(elements);
+    } else if (arg == "--timeout") {
+      number(options.timeoutSeconds);
+    } else if (arg == "--keep-going") {
+      options.keepGoing = true;
+    } else if (arg == "--device") {
+      double device;
+      std::string text;
+      value(text);
+      options.device = std::atoi(text.c_str());
+      (void)device;
+    } else if (arg == "--libcuda") {
+      value(options.cudaLibrary);
+    } else if (arg == "--verbose") {
+      verbose = true;
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      std::fprintf(stderr, "llmptx-runner: unknown option %s\n%s", arg.c_str(),
+                   kUsage);
+      return 1;
+    } else {
+      bundlePaths.push_back(arg);
+    }
+  }
+  if (!probe && bundlePaths.empty()) {
+    std::fputs(kUsage, stderr);
+    return 1;
+  }
+
+  // Bundles are checked before the GPU is looked for, so a bad bundle is
+  // reported the same way on any machine.
+  std::vector<BundleInput> bundles;
+  bool invalid = false;
+  for (const std::string &path : bundlePaths) {
+    auto bundle = readBundleFile(path);
+    if (!bundle) {
+      std::fprintf(stderr, "llmptx-runner: error: %s\n",
+                   bundle.error().c_str());
+      invalid = true;
+      continue;
+    }
+    bundles.push_back({path, bundle.take()});
+  }
+  if (invalid)
+    return 1;
+  if (plan) {
+    for (const BundleInput &input : bundles)
+      printPlan(input);
+    return 0;
+  }
+
+  options.cudaLibrary = cudaLibraryPath(options.cudaLibrary);
+  auto device = probeCudaDevice(options.cudaLibrary, options.device);
+  if (!device) {
+    std::fprintf(stderr, "llmptx-runner: no usable GPU: %s\n",
+                 device.error().c_str());
+    return 2;
+  }
+  if (probe) {
+    std::printf("device %d: %s\nchip: %s\nmultiprocessors: %d\nL2: %llu "
+                "bytes\nmemory: %llu bytes\ndriver: %s (%d)\n",
+                options.device, device->name.c_str(), device->chip().c_str(),
+                device->multiprocessors,
+                static_cast<unsigned long long>(device->l2Bytes),
+                static_cast<unsigned long long>(device->memoryBytes),
+                device->driverVersionText().c_str(), device->driverVersion);
+    if (bundles.empty())
+      return 0;
+  }
+
+  options.runnerExecutable = selfExecutable(argv[0]);
+  if (verbose)
+    options.progress = [](const std::string &line) {
+      std::fprintf(stderr, "llmptx-runner: %s\n", line.c_str());
+    };
+  VerificationResults results = runVerification(bundles, options, *device);
+  std::fputs(formatSummary(results).c_str(), stdout);
+  std::fflush(stdout);
+  if (!outputPath.empty()) {
+    std::ofstream file(outputPath, std::ios::binary | std::ios::trunc);
+    file << writeResultsJson(results);
+    if (!file) {
+      std::fprintf(stderr, "llmptx-runner: cannot write %s\n",
+                   outputPath.c_str());
+      return 1;
+    }
+  }
+  for (const BundleResult &bundle : results.bundles)
+    if (!bundle.error.empty())
+      return 1;
+  return 0;
+}
