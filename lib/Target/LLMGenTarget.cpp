@@ -1,18 +1,21 @@
 //===- LLMGenTarget.cpp - #llmgen.target serialization ----------*- C++ -*-===//
 //
 // The `gpu::TargetAttrInterface` model of `#llmgen.target`. Serializing a
-// module decides which object each slot gets and records that decision on the
-// module (`llmgen.outcome`), so the alternate slot and `createObject` reuse it
-// instead of recomputing, the way the NVVM target passes its timings along.
+// module decides which object each slot gets (ModuleCompilation.cpp) and
+// records that decision on the module (`llmgen.outcome`), so the alternate
+// slot and `createObject` reuse it instead of recomputing, the way the NVVM
+// target hands its timings to its own `createObject`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Target/LLMGenTarget.h"
 
+#include "ModuleCompilation.h"
+
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 #include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
+#include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/Target/ReferenceBuild.h"
-#include "llmptx/Target/TargetSettings.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -49,45 +52,21 @@ static StringRef slotName(llmgen::Slot slot) {
   return slot == llmgen::Slot::Selected ? "selected" : "alternate";
 }
 
-/// The outcome when the reference is the only object: both slots hold it.
-static DictionaryAttr referenceOnlyOutcome(MLIRContext *context,
-                                           StringRef referencePtx,
-                                           StringRef reason) {
-  Builder builder(context);
-  NamedAttribute provenance[] = {
-      builder.getNamedAttr("llmgen.source", builder.getStringAttr("nvptx")),
-      builder.getNamedAttr("llmgen.reason", builder.getStringAttr(reason))};
-  DictionaryAttr slot = builder.getDictionaryAttr(
-      {builder.getNamedAttr("ptx", builder.getStringAttr(referencePtx)),
-       builder.getNamedAttr("properties",
-                            builder.getDictionaryAttr(provenance))});
-  return builder.getDictionaryAttr({builder.getNamedAttr("selected", slot),
-                                    builder.getNamedAttr("alternate", slot)});
+/// The recorded outcome of `target`'s slot, or null.
+static DictionaryAttr slotOutcome(Operation *module,
+                                  llmgen::TargetAttr target) {
+  auto outcome = module->getAttrOfType<DictionaryAttr>(kOutcomeAttrName);
+  return outcome ? outcome.getAs<DictionaryAttr>(slotName(target.getSlot()))
+                 : nullptr;
 }
 
-/// Decides both slots of `module` and records the decision on it.
-static FailureOr<DictionaryAttr>
-decideOutcome(llmgen::TargetAttr target, Operation *module,
-              const gpu::TargetOptions &options) {
-  TargetSettings settings = TargetSettings::resolve(target);
-  std::optional<ReferenceBuild> reference =
-      buildReference(module, target.getReferenceTarget(), options);
-  if (!reference)
-    return failure();
-
-  StringRef reason = "the LLM path is not enabled in this build";
-  if (settings.provider.empty())
-    reason = "no provider configured (set provider= or LLMPTX_PROVIDER)";
-  else if (settings.select == llmgen::SelectPolicy::NVPTX)
-    reason = "select=nvptx";
-  // Remarks go to the module's location without the op dump that
-  // MlirOptMain appends to diagnostics attached to an operation.
-  emitRemark(module->getLoc())
-      << "llmgen: using the NVPTX reference: " << reason;
-  DictionaryAttr outcome =
-      referenceOnlyOutcome(module->getContext(), reference->ptx, reason);
-  module->setAttr(kOutcomeAttrName, outcome);
-  return outcome;
+/// Whether the slot of `target` holds LLM kernels.
+static bool isLLMSlot(Operation *module, llmgen::TargetAttr target) {
+  DictionaryAttr slot = slotOutcome(module, target);
+  auto properties = slot ? slot.getAs<DictionaryAttr>("properties") : nullptr;
+  auto source =
+      properties ? properties.getAs<StringAttr>("llmgen.source") : nullptr;
+  return source && source.getValue() == "llm";
 }
 
 std::optional<SmallVector<char, 0>> LLMGenTargetAttrImpl::serializeToObject(
@@ -102,24 +81,29 @@ std::optional<SmallVector<char, 0>> LLMGenTargetAttrImpl::serializeToObject(
 
   // The alternate slot reuses the decision of the selected one; serialized
   // on its own (or first) it makes the decision itself.
-  auto outcome = module->getAttrOfType<DictionaryAttr>(kOutcomeAttrName);
-  if (!outcome || target.getSlot() == llmgen::Slot::Selected) {
-    FailureOr<DictionaryAttr> decided = decideOutcome(target, module, options);
+  if (!module->hasAttr(kOutcomeAttrName) ||
+      target.getSlot() == llmgen::Slot::Selected) {
+    FailureOr<DictionaryAttr> decided =
+        decideModuleOutcome(target, module, options);
     if (failed(decided))
       return std::nullopt;
-    outcome = *decided;
+    module->setAttr(kOutcomeAttrName, *decided);
   }
-  auto slot = outcome.getAs<DictionaryAttr>(slotName(target.getSlot()));
-  StringRef ptx = slot.getAs<StringAttr>("ptx").getValue();
+  StringRef ptx =
+      slotOutcome(module, target).getAs<StringAttr>("ptx").getValue();
 
   switch (options.getCompilationTarget()) {
   case gpu::CompilationTarget::Assembly:
     return SmallVector<char, 0>(ptx.begin(), ptx.end());
   case gpu::CompilationTarget::Binary:
   case gpu::CompilationTarget::Fatbin:
-  case gpu::CompilationTarget::Offload: {
-    // The reference path owns the binary formats: let the NVVM target
-    // assemble (ptxas, fatbinary) or emit bitcode as it always does.
+  case gpu::CompilationTarget::Offload:
+    break;
+  }
+
+  if (!isLLMSlot(module, target)) {
+    // The reference path owns the binary formats: the NVVM target assembles
+    // (ptxas, fatbinary) or emits bitcode as it always does.
     auto nvvm = cast<gpu::TargetAttrInterface>(target.getReferenceTarget());
     gpu::TargetOptions binaryOptions(
         findCudaToolkitRoot(options.getToolkitPath()),
@@ -127,8 +111,28 @@ std::optional<SmallVector<char, 0>> LLMGenTargetAttrImpl::serializeToObject(
         options.getELFSection(), options.getCompilationTarget());
     return nvvm.serializeToObject(module, binaryOptions);
   }
+  if (options.getCompilationTarget() == gpu::CompilationTarget::Offload) {
+    module->emitError("llmgen: an LLM kernel has no LLVM bitcode; use "
+                      "format=isa, bin or fatbin, or select=nvptx");
+    return std::nullopt;
   }
-  llvm_unreachable("unknown compilation target");
+  // LLM PTX is assembled here; a fatbin request gets the cubin alone, which
+  // the driver loads the same way (createObject says `bin`).
+  llvm::Expected<ptx::CudaToolkit> toolkit =
+      ptx::findCudaToolkit(findCudaToolkitRoot(options.getToolkitPath()));
+  if (!toolkit) {
+    module->emitError() << "llmgen: cannot assemble the LLM PTX: "
+                        << llvm::toString(toolkit.takeError());
+    return std::nullopt;
+  }
+  ptx::CompileResult compiled =
+      ptx::compilePtx(ptx, target.getChip(), *toolkit);
+  if (!compiled.ok) {
+    module->emitError() << "llmgen: assembling the selected PTX failed: "
+                        << compiled.log;
+    return std::nullopt;
+  }
+  return SmallVector<char, 0>(compiled.cubin.begin(), compiled.cubin.end());
 }
 
 Attribute
@@ -139,10 +143,9 @@ LLMGenTargetAttrImpl::createObject(Attribute attribute, Operation *module,
   Builder builder(attribute.getContext());
 
   SmallVector<NamedAttribute> properties;
-  if (auto outcome = module->getAttrOfType<DictionaryAttr>(kOutcomeAttrName))
-    if (auto slot = outcome.getAs<DictionaryAttr>(slotName(target.getSlot())))
-      if (auto provenance = slot.getAs<DictionaryAttr>("properties"))
-        llvm::append_range(properties, provenance.getValue());
+  if (DictionaryAttr slot = slotOutcome(module, target))
+    if (auto provenance = slot.getAs<DictionaryAttr>("properties"))
+      llvm::append_range(properties, provenance.getValue());
   properties.push_back(builder.getNamedAttr(
       "llmgen.slot", builder.getStringAttr(slotName(target.getSlot()))));
   if (options.getCompilationTarget() == gpu::CompilationTarget::Assembly)
@@ -163,9 +166,11 @@ LLMGenTargetAttrImpl::createObject(Attribute attribute, Operation *module,
   if (!kernels.empty())
     kernelTable = gpu::KernelTableAttr::get(attribute.getContext(), kernels);
 
+  gpu::CompilationTarget format = options.getCompilationTarget();
+  if (format == gpu::CompilationTarget::Fatbin && isLLMSlot(module, target))
+    format = gpu::CompilationTarget::Binary;
   return gpu::ObjectAttr::get(
-      attribute.getContext(), target.getReferenceTarget(),
-      options.getCompilationTarget(),
+      attribute.getContext(), target.getReferenceTarget(), format,
       builder.getStringAttr(StringRef(object.data(), object.size())),
       builder.getDictionaryAttr(properties), kernelTable);
 }

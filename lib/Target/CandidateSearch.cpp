@@ -1,0 +1,196 @@
+//===- CandidateSearch.cpp - Ask, validate and repair LLM kernels -*- C++ -*-=//
+//
+// Every failure of an answer becomes diagnostics the model sees in the next
+// round; only provider errors end a sample early, since repeating the same
+// request cannot fix them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CandidateSearch.h"
+
+#include "llmptx/LLM/PtxExtraction.h"
+#include "llmptx/LLM/Secrets.h"
+#include "llmptx/PTX/AbiContract.h"
+#include "llmptx/PTX/Lint.h"
+#include "llmptx/PTX/MechanicalFix.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llmptx;
+
+/// The file name diagnostics quote; the repair prompt shows the same name.
+static constexpr llvm::StringLiteral kCandidateFile = "candidate.ptx";
+
+llvm::StringRef llmptx::checkLevelName(CheckLevel level) {
+  switch (level) {
+  case CheckLevel::None:
+    return "none";
+  case CheckLevel::Lint:
+    return "lint";
+  case CheckLevel::Compile:
+    return "compile";
+  }
+  return "none";
+}
+
+std::string Candidate::name() const {
+  return llvm::formatv("s{0}r{1}", sample, round).str();
+}
+
+static std::vector<std::string>
+formatErrors(const std::vector<ptx::Diagnostic> &diagnostics) {
+  std::vector<std::string> lines;
+  for (const ptx::Diagnostic &diag : diagnostics)
+    if (diag.severity == ptx::Severity::Error)
+      lines.push_back(
+          llvm::StringRef(ptx::formatDiagnostic(diag, kCandidateFile))
+              .rtrim()
+              .str());
+  return lines;
+}
+
+std::vector<std::string>
+llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
+                          const SearchSettings &settings, Candidate &candidate,
+                          std::string &status) {
+  if (settings.level == CheckLevel::None) {
+    status = "extracted";
+    return {};
+  }
+
+  ptx::LintOptions lintOptions;
+  lintOptions.chip = settings.chip;
+  lintOptions.warnings = false;
+  std::vector<ptx::Diagnostic> lint = ptx::lintPtx(ptxText, lintOptions);
+  if (ptx::hasErrors(lint)) {
+    // Unambiguous mistakes are fixed here, and recorded, rather than
+    // spending a model round on them.
+    if (std::optional<ptx::FixResult> fixed =
+            ptx::applyMechanicalFixes(ptxText, lintOptions)) {
+      ptxText = fixed->ptx;
+      candidate.fixes = fixed->fixesApplied;
+      lint = ptx::lintPtx(ptxText, lintOptions);
+    }
+  }
+  if (ptx::hasErrors(lint)) {
+    status = "lint-error";
+    return formatErrors(lint);
+  }
+
+  std::vector<ptx::Diagnostic> abiDiagnostics = ptx::checkAbi(ptxText, abi);
+  if (ptx::hasErrors(abiDiagnostics)) {
+    status = "abi-error";
+    return formatErrors(abiDiagnostics);
+  }
+
+  if (settings.level == CheckLevel::Lint || !settings.toolkit) {
+    status = "lint-ok";
+    candidate.level = CheckLevel::Lint;
+    return {};
+  }
+
+  ptx::CompileResult compiled =
+      ptx::compilePtx(ptxText, settings.chip, *settings.toolkit);
+  candidate.compiler = compiled.tool;
+  if (!compiled.ok) {
+    status = "compile-error";
+    std::vector<std::string> lines = formatErrors(compiled.diagnostics);
+    if (lines.empty())
+      lines.push_back(llvm::formatv("{0}: error: {1} failed: {2}",
+                                    kCandidateFile, compiled.tool, compiled.log)
+                          .str());
+    return lines;
+  }
+  candidate.resources = compiled.resources;
+  candidate.level = CheckLevel::Compile;
+  status = "compiled";
+  return {};
+}
+
+SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
+                                   const llm::KernelSpec &spec,
+                                   llvm::StringRef measurements,
+                                   unsigned sample, llm::Provider &provider,
+                                   const SearchSettings &settings) {
+  SampleOutcome outcome;
+  llm::Prompt prompt = settings.optimize
+                           ? llm::renderOptimizePrompt(spec, measurements)
+                           : llm::renderTranslatePrompt(spec);
+
+  for (unsigned round = 0; round <= settings.repairs; ++round) {
+    llm::CompletionRequest request;
+    request.messages = prompt.messages;
+    request.sampling = settings.sampling;
+    request.model = settings.model;
+    request.sampleIndex = sample;
+    request.templateVersion = prompt.templateVersion;
+    request.label = kernel.name;
+    llm::Completion completion = provider.complete(request);
+
+    Attempt attempt;
+    attempt.sample = sample;
+    attempt.round = round;
+    attempt.promptHash = prompt.hash();
+    attempt.model = !completion.model.empty() ? completion.model
+                    : !settings.model.empty() ? settings.model
+                                              : provider.kind().str();
+    attempt.promptTokens = completion.promptTokens;
+    attempt.completionTokens = completion.completionTokens;
+    attempt.latencyMs = completion.latencyMs;
+    attempt.cacheHit = completion.cacheHit;
+
+    auto report = [&](llvm::StringRef what) {
+      if (settings.progress)
+        settings.progress(llvm::formatv("@{0} sample {1} round {2}: {3}",
+                                        kernel.name, sample, round, what)
+                              .str());
+    };
+
+    if (!completion.ok) {
+      attempt.status = "provider-error";
+      attempt.note = llm::redactSecrets(completion.error);
+      report("model call failed: " + attempt.note);
+      outcome.attempts.push_back(std::move(attempt));
+      return outcome;
+    }
+
+    llm::ExtractedPtx extracted = llm::extractPtx(completion.text);
+    attempt.note = extracted.note;
+    std::vector<std::string> diagnostics;
+    Candidate candidate;
+    std::string ptxText;
+    if (!extracted.found) {
+      attempt.status = "no-ptx";
+      diagnostics.push_back(
+          llvm::formatv("{0}: error: the answer holds no PTX ({1}); answer "
+                        "with one fenced ```ptx block holding the whole "
+                        "module",
+                        kCandidateFile, extracted.note)
+              .str());
+    } else {
+      ptxText = std::move(extracted.ptx);
+      diagnostics = validateCandidate(ptxText, kernel.abi, settings, candidate,
+                                      attempt.status);
+      attempt.fixes = candidate.fixes;
+    }
+    attempt.diagnostics = diagnostics;
+    report(diagnostics.empty()
+               ? attempt.status
+               : llvm::formatv("{0} ({1} error(s))", attempt.status,
+                               diagnostics.size())
+                     .str());
+    outcome.attempts.push_back(attempt);
+
+    if (diagnostics.empty()) {
+      candidate.sample = sample;
+      candidate.round = round;
+      candidate.ptx = std::move(ptxText);
+      candidate.model = attempt.model;
+      candidate.promptHash = attempt.promptHash;
+      outcome.candidate = std::move(candidate);
+      return outcome;
+    }
+    prompt = llm::renderRepairPrompt(prompt, completion.text, diagnostics);
+  }
+  return outcome;
+}

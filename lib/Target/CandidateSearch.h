@@ -1,0 +1,106 @@
+//===- CandidateSearch.h - Ask, validate and repair LLM kernels -*- C++ -*-===//
+//
+// The per-kernel loop of the LLM path: prompt the model for each sample,
+// extract the PTX, lint it (applying mechanical fixes), check it against the
+// reference's ABI, compile it, and send failures back as repair prompts. No
+// MLIR here: workers run it on plain data in parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LIB_TARGET_CANDIDATESEARCH_H
+#define LLMPTX_LIB_TARGET_CANDIDATESEARCH_H
+
+#include "KernelDescription.h"
+
+#include "llmptx/LLM/Prompt.h"
+#include "llmptx/LLM/Provider.h"
+#include "llmptx/PTX/CompileCheck.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmptx {
+
+/// How far a candidate was checked before verification by execution.
+enum class CheckLevel { None, Lint, Compile };
+llvm::StringRef checkLevelName(CheckLevel level);
+
+struct SearchSettings {
+  std::string chip;
+  std::string ptxIsa;
+  unsigned samples = 1;
+  unsigned repairs = 2;
+  bool optimize = false;
+  /// The checks asked for; Compile needs `toolkit`.
+  CheckLevel level = CheckLevel::Compile;
+  std::optional<ptx::CudaToolkit> toolkit;
+  llm::SamplingParams sampling;
+  std::string model;
+  /// Receives progress lines ("@vadd sample 1 round 0: ptxas ok").
+  std::function<void(llvm::StringRef)> progress;
+};
+
+/// One model call and what became of its answer.
+struct Attempt {
+  unsigned sample = 0;
+  unsigned round = 0;
+  /// "provider-error", "no-ptx", "lint-error", "abi-error", "compile-error",
+  /// "extracted" (level none), "lint-ok" (no toolkit), "compiled".
+  std::string status;
+  std::vector<std::string> diagnostics;
+  std::vector<std::string> fixes;
+  std::string note; ///< Extraction note or provider error.
+  std::string model;
+  std::string promptHash;
+  unsigned promptTokens = 0, completionTokens = 0;
+  double latencyMs = 0;
+  bool cacheHit = false;
+};
+
+/// A PTX answer that passed the requested checks.
+struct Candidate {
+  unsigned sample = 0;
+  unsigned round = 0;
+  std::string ptx;
+  CheckLevel level = CheckLevel::None;
+  std::vector<ptx::ResourceReport> resources;
+  std::string compiler;
+  std::string model;
+  std::string promptHash;
+  std::vector<std::string> fixes;
+  /// Filled by verification by execution.
+  std::string execVerdict;
+  std::string execDetails;
+  std::optional<double> speedup, spreadLo, spreadHi, referenceMs, candidateMs;
+  std::string comparison;
+  bool suspicious = false;
+
+  /// "s0r1": sample 0, repair round 1.
+  std::string name() const;
+};
+
+struct SampleOutcome {
+  std::vector<Attempt> attempts;
+  std::optional<Candidate> candidate;
+};
+
+/// Runs the ask-validate-repair loop of one sample of one kernel.
+SampleOutcome searchSample(const KernelDescription &kernel,
+                           const llm::KernelSpec &spec,
+                           llvm::StringRef measurements, unsigned sample,
+                           llm::Provider &provider,
+                           const SearchSettings &settings);
+
+/// Runs the checks of `level` on `ptxText`; returns the diagnostics (empty
+/// when it passed) and fills `candidate`'s fixes, resources and compiler.
+std::vector<std::string> validateCandidate(std::string &ptxText,
+                                           const ptx::AbiContract &abi,
+                                           const SearchSettings &settings,
+                                           Candidate &candidate,
+                                           std::string &status);
+
+} // namespace llmptx
+
+#endif // LLMPTX_LIB_TARGET_CANDIDATESEARCH_H

@@ -1,0 +1,402 @@
+//===- ExecVerification.cpp - Verify candidates by execution ----*- C++ -*-===//
+//
+// The bundle says only what the module states: memref types and layouts,
+// which arguments are written, the harness's sizes and grid, the host's
+// constant launches and known_block_size. What is missing is named, never
+// guessed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecVerification.h"
+
+#include "llmptx/Runtime/Results.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace llmptx;
+
+static std::string argName(unsigned index) {
+  return "arg" + std::to_string(index);
+}
+
+static std::string number(int64_t value) { return std::to_string(value); }
+
+std::vector<runtime::SizeBindings>
+llmptx::defaultShapes(const std::vector<std::string> &sizes) {
+  // Rows of values for up to three sizes; each row mixes 1, primes and
+  // non-multiples of 32/128/256, the last row is large.
+  static const int64_t table[][3] = {
+      {1, 1, 1},      {7, 13, 5},       {97, 31, 17},        {257, 130, 65},
+      {1000, 61, 33}, {4099, 521, 129}, {1048583, 1031, 263}};
+  const int64_t cap = int64_t(1) << 24;
+  std::vector<runtime::SizeBindings> shapes;
+  for (const auto &row : table) {
+    runtime::SizeBindings binding;
+    int64_t product = 1;
+    for (auto [index, size] : llvm::enumerate(sizes)) {
+      int64_t value = row[index % 3];
+      // A single size takes the large value; several sizes keep the product
+      // under the cap.
+      product *= value;
+      binding[size] = value;
+    }
+    if (product > cap)
+      continue;
+    shapes.push_back(std::move(binding));
+  }
+  return shapes;
+}
+
+/// Splits "M, N" into its expressions.
+static std::vector<std::string> splitDims(llvm::StringRef text) {
+  std::vector<std::string> dims;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',', -1, false);
+  for (llvm::StringRef part : parts)
+    dims.push_back(part.trim().str());
+  return dims;
+}
+
+static std::string scalarType(const std::string &element) {
+  if (element == "i1")
+    return "u8";
+  return element;
+}
+
+std::optional<runtime::VerificationBundle>
+llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
+                    llvm::StringRef referencePtx,
+                    const std::vector<const Candidate *> &candidates,
+                    std::string &missing) {
+  if (kernel.args.empty() && !kernel.abi.params.empty()) {
+    missing = "the kernel's signature was not recorded (run "
+              "llmgen-record-kernels before the NVVM lowering, as llm-lower "
+              "does)";
+    return std::nullopt;
+  }
+  const HarnessFacts *harness = kernel.harness ? &*kernel.harness : nullptr;
+  const ConstantLaunch *host =
+      kernel.hostLaunch ? &*kernel.hostLaunch : nullptr;
+  if (!harness && !host) {
+    missing = "no launch facts: put #llmgen.harness<sizes = ..., args = ..., "
+              "grid = ...> on the gpu.func or launch it from host code with "
+              "constant sizes";
+    return std::nullopt;
+  }
+
+  runtime::VerificationBundle bundle;
+  bundle.kernel = kernel.name;
+  bundle.chip = chip.str();
+  if (harness && !harness->sizes.empty()) {
+    bundle.sizes = harness->sizes;
+    if (!harness->shapes.empty()) {
+      for (const std::vector<int64_t> &values : harness->shapes) {
+        runtime::SizeBindings binding;
+        for (auto [index, size] : llvm::enumerate(harness->sizes))
+          binding[size] = values[index];
+        bundle.shapes.push_back(std::move(binding));
+      }
+    } else {
+      bundle.shapes = defaultShapes(harness->sizes);
+    }
+  } else {
+    bundle.shapes.push_back({});
+  }
+
+  // Buffers: one per memref argument.
+  for (auto [index, arg] : llvm::enumerate(kernel.args)) {
+    if (!arg.isMemref)
+      continue;
+    runtime::BufferSpec buffer;
+    buffer.name = argName(index);
+    std::optional<runtime::ElementType> element =
+        runtime::parseElementType(arg.element);
+    if (!element) {
+      missing = llvm::formatv("%arg{0} has an element type the runner does "
+                              "not support ({1})",
+                              index, arg.mlirType);
+      return std::nullopt;
+    }
+    buffer.element = *element;
+    std::vector<std::string> dynamicDims;
+    if (harness && index < harness->args.size())
+      dynamicDims = splitDims(harness->args[index]);
+    unsigned nextDynamic = 0;
+    for (auto [dim, size] : llvm::enumerate(arg.shape)) {
+      if (size >= 0) {
+        buffer.shape.push_back(number(size));
+        continue;
+      }
+      if (nextDynamic >= dynamicDims.size()) {
+        missing = llvm::formatv("no size for dynamic dimension {0} of %arg{1} "
+                                "({2}): list it in the harness's args",
+                                dim, index, arg.mlirType);
+        return std::nullopt;
+      }
+      buffer.shape.push_back(dynamicDims[nextDynamic++]);
+    }
+    if (!arg.strides.empty()) {
+      // Static strides are the layout's; dynamic ones get the row-major
+      // strides of the shape, the layout a contiguous allocation has.
+      for (size_t dim = 0; dim < arg.strides.size(); ++dim) {
+        if (arg.strides[dim] >= 0) {
+          buffer.strides.push_back(number(arg.strides[dim]));
+          continue;
+        }
+        std::vector<std::string> factors;
+        for (size_t inner = dim + 1; inner < buffer.shape.size(); ++inner)
+          factors.push_back("(" + buffer.shape[inner] + ")");
+        buffer.strides.push_back(factors.empty() ? "1"
+                                                 : llvm::join(factors, " * "));
+      }
+      buffer.offset = arg.offset < 0 ? "any" : number(arg.offset);
+    }
+    bool output = arg.access == "write" || arg.access == "readwrite" ||
+                  arg.access.empty();
+    bool input = arg.access != "write";
+    if (harness && !harness->outputs.empty()) {
+      output = llvm::is_contained(harness->outputs, int64_t(index));
+      input = !output || arg.access != "write";
+    }
+    buffer.role = output ? (input ? runtime::BufferRole::InOut
+                                  : runtime::BufferRole::Output)
+                         : runtime::BufferRole::Input;
+    if (harness) {
+      if (harness->ulp)
+        buffer.tolerance.ulp = *harness->ulp;
+      if (harness->rel)
+        buffer.tolerance.rel = *harness->rel;
+      if (harness->abs)
+        buffer.tolerance.abs = *harness->abs;
+    }
+    buffer.alignment =
+        std::max<uint64_t>(arg.alignment, harness ? harness->align : 0);
+    bundle.buffers.push_back(std::move(buffer));
+  }
+
+  // Parameters, in PTX order, from the ABI roles.
+  for (const ptx::AbiParam &param : kernel.abi.params) {
+    runtime::ParamSpec spec;
+    spec.buffer = argName(param.argIndex);
+    spec.dim = param.dim;
+    switch (param.role) {
+    case ptx::AbiRole::BarePointer:
+      spec.role = runtime::ParamRole::BarePtr;
+      break;
+    case ptx::AbiRole::MemrefAllocatedPointer:
+      spec.role = runtime::ParamRole::AllocatedPtr;
+      break;
+    case ptx::AbiRole::MemrefAlignedPointer:
+      spec.role = runtime::ParamRole::AlignedPtr;
+      break;
+    case ptx::AbiRole::MemrefOffset:
+      spec.role = runtime::ParamRole::Offset;
+      break;
+    case ptx::AbiRole::MemrefSize:
+      spec.role = runtime::ParamRole::Size;
+      break;
+    case ptx::AbiRole::MemrefStride:
+      spec.role = runtime::ParamRole::Stride;
+      break;
+    case ptx::AbiRole::Scalar: {
+      spec.role = runtime::ParamRole::Scalar;
+      spec.buffer.clear();
+      const ArgumentInfo &arg = kernel.args[param.argIndex];
+      spec.type = scalarType(arg.element);
+      if (harness && param.argIndex < harness->args.size() &&
+          !harness->args[param.argIndex].empty())
+        spec.value = harness->args[param.argIndex];
+      else if (host && param.argIndex < host->scalarValues.size())
+        spec.value = host->scalarValues[param.argIndex];
+      if (spec.value.empty() || spec.type.empty()) {
+        missing = llvm::formatv("no value for scalar %arg{0} ({1}): give it "
+                                "in the harness's args",
+                                param.argIndex, arg.mlirType);
+        return std::nullopt;
+      }
+      break;
+    }
+    }
+    bundle.params.push_back(std::move(spec));
+  }
+
+  // Launch configuration.
+  std::array<int64_t, 3> block = kernel.blockSize;
+  if (!block[0] && harness && harness->block[0])
+    block = harness->block;
+  if (!block[0] && host)
+    block = host->block;
+  if (!block[0]) {
+    missing = "no block size: set known_block_size on the gpu.func or "
+              "block in the harness";
+    return std::nullopt;
+  }
+  for (unsigned i = 0; i < 3; ++i)
+    bundle.launch.block[i] = number(block[i]);
+  if (harness && harness->hasGrid) {
+    bundle.launch.grid = harness->grid;
+  } else if (kernel.gridSize[0]) {
+    for (unsigned i = 0; i < 3; ++i)
+      bundle.launch.grid[i] = number(kernel.gridSize[i]);
+  } else if (host) {
+    for (unsigned i = 0; i < 3; ++i)
+      bundle.launch.grid[i] = number(host->grid[i]);
+  } else {
+    missing = "no grid: give grid in the harness as expressions of the sizes";
+    return std::nullopt;
+  }
+  if (host)
+    bundle.launch.dynamicSharedBytes = number(host->dynamicSharedBytes);
+
+  bundle.reference.name = "nvptx";
+  bundle.reference.entry = kernel.name;
+  bundle.reference.ptx = referencePtx.str();
+  for (const Candidate *candidate : candidates) {
+    runtime::KernelObject object;
+    object.name = candidate->name();
+    object.entry = kernel.name;
+    object.ptx = candidate->ptx;
+    bundle.candidates.push_back(std::move(object));
+  }
+  if (std::optional<std::string> invalid = runtime::validateBundle(bundle)) {
+    missing = "the module's facts do not make a valid bundle: " + *invalid;
+    return std::nullopt;
+  }
+  return bundle;
+}
+
+static std::string shellQuote(llvm::StringRef text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'')
+      quoted += "'\\''";
+    else
+      quoted += c;
+  }
+  return quoted + "'";
+}
+
+/// The runner next to this executable (build/bin), else on PATH.
+static std::string findLocalRunner() {
+  std::string self =
+      llvm::sys::fs::getMainExecutable(nullptr, (void *)&findLocalRunner);
+  if (!self.empty()) {
+    llvm::SmallString<256> sibling(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(sibling, "llmptx-runner");
+    if (llvm::sys::fs::can_execute(sibling))
+      return sibling.str().str();
+  }
+  if (llvm::ErrorOr<std::string> onPath =
+          llvm::sys::findProgramByName("llmptx-runner"))
+    return *onPath;
+  return {};
+}
+
+RunnerOutcome llmptx::runBundles(const std::vector<std::string> &bundlePaths,
+                                 llvm::StringRef runnerCommand,
+                                 llvm::StringRef workDir) {
+  RunnerOutcome outcome;
+  std::string command = runnerCommand.str();
+  if (command.empty()) {
+    std::string local = findLocalRunner();
+    if (local.empty()) {
+      outcome.message = "no llmptx-runner found (set runner= or "
+                        "LLMPTX_RUNNER)";
+      return outcome;
+    }
+    command = shellQuote(local);
+  }
+  llvm::SmallString<256> resultsPath(workDir);
+  llvm::sys::path::append(resultsPath, "results.json");
+  llvm::SmallString<256> logPath(workDir);
+  llvm::sys::path::append(logPath, "runner.log");
+  for (const std::string &path : bundlePaths)
+    command += " " + shellQuote(path);
+  command += " -o " + shellQuote(resultsPath);
+
+  llvm::StringRef args[] = {"/bin/sh", "-c", command};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(logPath), llvm::StringRef(logPath)};
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait("/bin/sh", args, std::nullopt,
+                                         redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &error);
+  std::string log;
+  if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
+    log = (*buffer)->getBuffer().trim().str();
+  if (status == 2) {
+    outcome.noDevice = true;
+    outcome.message = log.empty() ? "the runner found no GPU" : log;
+    return outcome;
+  }
+  if (status != 0) {
+    outcome.message =
+        llvm::formatv("the runner failed (exit status {0}{1}): "
+                      "{2}",
+                      status, error.empty() ? "" : ", " + error, log)
+            .str();
+    return outcome;
+  }
+  auto results = llvm::MemoryBuffer::getFile(resultsPath);
+  if (!results) {
+    outcome.message =
+        "the runner wrote no results to " + resultsPath.str().str();
+    return outcome;
+  }
+  outcome.ran = true;
+  outcome.resultsJson = (*results)->getBuffer().str();
+  return outcome;
+}
+
+std::string llmptx::applyResults(llvm::StringRef resultsJson,
+                                 llvm::StringRef kernelName,
+                                 std::vector<Candidate *> &candidates) {
+  runtime::ValueOrError<runtime::VerificationResults> parsed =
+      runtime::parseResultsJson(
+          std::string_view(resultsJson.data(), resultsJson.size()));
+  if (!parsed)
+    return "unreadable runner results: " + parsed.error();
+  for (const runtime::BundleResult &bundle : parsed->bundles) {
+    if (bundle.kernel != kernelName)
+      continue;
+    if (!bundle.error.empty())
+      return "the reference failed its own run: " + bundle.error;
+    for (const runtime::CandidateResult &result : bundle.candidates) {
+      for (Candidate *candidate : candidates) {
+        if (candidate->name() != result.name)
+          continue;
+        candidate->execVerdict = runtime::verdictName(result.verdict);
+        for (const runtime::ShapeResult &shape : result.shapes) {
+          if (shape.verdict == runtime::Verdict::Pass ||
+              shape.verdict == runtime::Verdict::Skipped)
+            continue;
+          std::string where;
+          for (const auto &[size, value] : shape.shape)
+            where += llvm::formatv("{0}{1}={2}", where.empty() ? "" : ", ",
+                                   size, value)
+                         .str();
+          candidate->execDetails =
+              llvm::formatv("{0} at shape ({1}) offset {2}: {3}",
+                            runtime::verdictName(shape.verdict), where,
+                            shape.offset, shape.details);
+          break;
+        }
+        if (result.timing) {
+          candidate->speedup = result.timing->speedup.speedup;
+          candidate->spreadLo = result.timing->speedup.spreadLo;
+          candidate->spreadHi = result.timing->speedup.spreadHi;
+          candidate->referenceMs = result.timing->referenceMs.median;
+          candidate->candidateMs = result.timing->candidateMs.median;
+          candidate->comparison = result.timing->speedup.comparison;
+          candidate->suspicious = result.timing->speedup.suspicious;
+        }
+      }
+    }
+  }
+  return {};
+}

@@ -1,0 +1,382 @@
+//===- KernelFacts.cpp - Describe the kernels of a gpu.module ---*- C++ -*-===//
+//
+// The lowering keeps discardable attributes (llmgen.spec, llmgen.harness,
+// gpu.known_block_size) on the llvm.func, but not the memref types: those
+// come from what llmgen-record-kernels stored on the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFacts.h"
+
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/PTX/Parser.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace llmptx;
+
+static std::string typeToString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// The runtime's spelling of a scalar or element type; empty if unsupported.
+static std::string elementName(Type type) {
+  if (type.isIndex())
+    return "i64";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    switch (integer.getWidth()) {
+    case 1:
+    case 8:
+    case 16:
+    case 32:
+    case 64:
+      return "i" + std::to_string(integer.getWidth());
+    default:
+      return {};
+    }
+  }
+  return {};
+}
+
+static ArgumentInfo describeArgument(Type type, StringRef access) {
+  ArgumentInfo info;
+  info.mlirType = typeToString(type);
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    info.isMemref = true;
+    info.element = elementName(memref.getElementType());
+    for (int64_t dim : memref.getShape())
+      info.shape.push_back(ShapedType::isDynamic(dim) ? -1 : dim);
+    if (!memref.getLayout().isIdentity()) {
+      SmallVector<int64_t> strides;
+      int64_t offset = 0;
+      if (succeeded(memref.getStridesAndOffset(strides, offset))) {
+        for (int64_t stride : strides)
+          info.strides.push_back(ShapedType::isDynamic(stride) ? -1 : stride);
+        info.offset = ShapedType::isDynamic(offset) ? -1 : offset;
+      }
+    }
+    info.access = access.str();
+    return info;
+  }
+  info.element = elementName(type);
+  return info;
+}
+
+/// Roles of the lowered parameters, in order, for the recorded arguments.
+static std::vector<ptx::AbiParam> rolesFor(ArrayRef<ArgumentInfo> args,
+                                           bool barePointers) {
+  std::vector<ptx::AbiParam> params;
+  auto push = [&](ptx::AbiRole role, unsigned arg, unsigned dim) {
+    ptx::AbiParam param;
+    param.role = role;
+    param.argIndex = arg;
+    param.dim = dim;
+    params.push_back(param);
+  };
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (!arg.isMemref) {
+      push(ptx::AbiRole::Scalar, index, 0);
+      continue;
+    }
+    if (barePointers) {
+      push(ptx::AbiRole::BarePointer, index, 0);
+      continue;
+    }
+    push(ptx::AbiRole::MemrefAllocatedPointer, index, 0);
+    push(ptx::AbiRole::MemrefAlignedPointer, index, 0);
+    push(ptx::AbiRole::MemrefOffset, index, 0);
+    for (unsigned dim = 0; dim < arg.shape.size(); ++dim)
+      push(ptx::AbiRole::MemrefSize, index, dim);
+    for (unsigned dim = 0; dim < arg.shape.size(); ++dim)
+      push(ptx::AbiRole::MemrefStride, index, dim);
+  }
+  return params;
+}
+
+static std::string attrToExpression(Attribute attr) {
+  if (auto text = dyn_cast<StringAttr>(attr))
+    return text.getValue().str();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return std::to_string(integer.getInt());
+  if (auto real = dyn_cast<FloatAttr>(attr)) {
+    SmallString<32> text;
+    real.getValue().toString(text);
+    return text.str().str();
+  }
+  return {};
+}
+
+static HarnessFacts readHarness(llmgen::HarnessAttr harness) {
+  HarnessFacts facts;
+  for (Attribute size : harness.getSizes())
+    facts.sizes.push_back(cast<StringAttr>(size).getValue().str());
+  if (ArrayAttr shapes = harness.getShapes()) {
+    for (Attribute shape : shapes) {
+      std::vector<int64_t> values;
+      for (Attribute value : cast<ArrayAttr>(shape))
+        values.push_back(cast<IntegerAttr>(value).getInt());
+      facts.shapes.push_back(std::move(values));
+    }
+  }
+  if (ArrayAttr args = harness.getArgs())
+    for (Attribute arg : args)
+      facts.args.push_back(attrToExpression(arg));
+  if (ArrayAttr grid = harness.getGrid()) {
+    facts.hasGrid = true;
+    for (unsigned i = 0; i < 3; ++i)
+      facts.grid[i] = attrToExpression(grid[i]);
+  }
+  if (DenseI32ArrayAttr block = harness.getBlock())
+    for (unsigned i = 0; i < 3; ++i)
+      facts.block[i] = block[i];
+  if (DenseI32ArrayAttr outputs = harness.getOutputs())
+    for (int32_t output : outputs.asArrayRef())
+      facts.outputs.push_back(output);
+  if (DictionaryAttr tolerance = harness.getTolerance()) {
+    if (auto ulp = tolerance.getAs<IntegerAttr>("ulp"))
+      facts.ulp = ulp.getInt();
+    auto number = [&](StringRef key) -> std::optional<double> {
+      Attribute value = tolerance.get(key);
+      if (auto real = dyn_cast_or_null<FloatAttr>(value))
+        return real.getValueAsDouble();
+      if (auto integer = dyn_cast_or_null<IntegerAttr>(value))
+        return static_cast<double>(integer.getInt());
+      return std::nullopt;
+    };
+    facts.rel = number("rel");
+    facts.abs = number("abs");
+  }
+  if (DictionaryAttr stated = harness.getFacts())
+    if (auto align = stated.getAs<IntegerAttr>("align"))
+      facts.align = align.getInt();
+  return facts;
+}
+
+static std::optional<int64_t> constantIndex(Value value) {
+  APInt constant;
+  if (value && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+/// A launch of `kernel` in the host code whose grid, block and scalar
+/// arguments are constants and whose memrefs have static shapes.
+static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
+                                                        StringRef kernel) {
+  Operation *host = module->getParentOp();
+  if (!host)
+    return std::nullopt;
+  std::optional<ConstantLaunch> found;
+  host->walk([&](gpu::LaunchFuncOp launch) {
+    if (found || launch.getKernelModuleName() != module.getNameAttr() ||
+        launch.getKernelName().getValue() != kernel)
+      return;
+    ConstantLaunch candidate;
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    Value dims[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    for (auto [i, dim] : llvm::enumerate(dims)) {
+      std::optional<int64_t> value = constantIndex(dim);
+      if (!value)
+        return;
+      (i < 3 ? candidate.grid[i] : candidate.block[i - 3]) = *value;
+    }
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> bytes = constantIndex(shared);
+      if (!bytes)
+        return;
+      candidate.dynamicSharedBytes = *bytes;
+    }
+    for (Value operand : launch.getKernelOperands()) {
+      if (auto memref = dyn_cast<MemRefType>(operand.getType())) {
+        if (!memref.hasStaticShape())
+          return;
+        candidate.memrefShapes.emplace_back(memref.getShape().begin(),
+                                            memref.getShape().end());
+        candidate.scalarValues.emplace_back();
+        continue;
+      }
+      candidate.memrefShapes.emplace_back();
+      APInt integer;
+      FloatAttr real;
+      if (matchPattern(operand, m_ConstantInt(&integer))) {
+        candidate.scalarValues.push_back(
+            std::to_string(integer.getSExtValue()));
+      } else if (matchPattern(operand, m_Constant(&real))) {
+        SmallString<32> text;
+        real.getValue().toString(text);
+        candidate.scalarValues.push_back(text.str().str());
+      } else {
+        return;
+      }
+    }
+    found = std::move(candidate);
+  });
+  return found;
+}
+
+static std::string joinDims(ArrayRef<int64_t> dims) {
+  return llvm::join(
+      llvm::map_range(dims, [](int64_t dim) { return std::to_string(dim); }),
+      ", ");
+}
+
+/// What the model may assume, spelled for the prompt.
+static void collectStatedFacts(KernelDescription &kernel) {
+  for (auto [index, arg] : llvm::enumerate(kernel.args)) {
+    if (!arg.isMemref)
+      continue;
+    std::string fact = llvm::formatv("%arg{0}: {1}", index, arg.mlirType);
+    uint64_t align = arg.alignment;
+    if (kernel.harness && kernel.harness->align > align)
+      align = kernel.harness->align;
+    if (align)
+      fact += llvm::formatv("; its aligned pointer is {0}-byte aligned", align);
+    else
+      fact += "; its aligned pointer is only known to be aligned to its "
+              "element size";
+    if (arg.offset == -1)
+      fact += "; the offset is dynamic (honour it)";
+    else if (!arg.strides.empty() && arg.offset != 0)
+      fact += llvm::formatv("; static offset {0}", arg.offset);
+    if (!arg.access.empty())
+      fact += "; accessed: " + arg.access;
+    kernel.statedFacts.push_back(std::move(fact));
+  }
+}
+
+static void spellLaunchFacts(KernelDescription &kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (kernel.blockSize[0])
+    os << "block size (known_block_size): " << joinDims(kernel.blockSize)
+       << "; launches with another block size do not happen.\n";
+  else
+    os << "block size: not known at compile time; handle any block size.\n";
+  if (kernel.gridSize[0])
+    os << "grid size (known_grid_size): " << joinDims(kernel.gridSize) << "\n";
+  if (kernel.harness) {
+    const HarnessFacts &harness = *kernel.harness;
+    if (!harness.sizes.empty())
+      os << "problem sizes: " << llvm::join(harness.sizes, ", ") << "\n";
+    for (auto [index, arg] : llvm::enumerate(harness.args))
+      if (!arg.empty())
+        os << "%arg" << index << ": " << arg << "\n";
+    if (harness.hasGrid)
+      os << "grid: (" << llvm::join(harness.grid, ", ") << ")\n";
+  }
+  if (kernel.hostLaunch)
+    os << "host launch: grid (" << joinDims(kernel.hostLaunch->grid)
+       << "), block (" << joinDims(kernel.hostLaunch->block) << ")\n";
+  kernel.launchFacts = std::move(text);
+}
+
+FailureOr<std::vector<KernelDescription>>
+llmptx::describeKernels(Operation *op, StringRef referencePtx) {
+  auto module = cast<gpu::GPUModuleOp>(op);
+  ptx::ParseResult parsed = ptx::parsePtx(referencePtx);
+  auto recorded = module->getAttrOfType<DictionaryAttr>("llmgen.kernels");
+
+  std::vector<KernelDescription> kernels;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) &&
+        !func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+      continue;
+    KernelDescription kernel;
+    kernel.name = func.getName().str();
+    const ptx::Function *entry = parsed.module.findFunction(kernel.name);
+    if (!entry) {
+      module.emitError() << "llmgen: the reference PTX has no entry for "
+                            "kernel @"
+                         << kernel.name;
+      return failure();
+    }
+
+    // Arguments as written, when llmgen-record-kernels saw them.
+    DictionaryAttr record =
+        recorded ? recorded.getAs<DictionaryAttr>(kernel.name) : nullptr;
+    if (record) {
+      kernel.source = record.getAs<StringAttr>("source").getValue().str();
+      auto type = record.getAs<TypeAttr>("function_type");
+      auto access = record.getAs<ArrayAttr>("access");
+      if (type) {
+        auto function = cast<FunctionType>(type.getValue());
+        for (auto [index, input] : llvm::enumerate(function.getInputs())) {
+          StringRef usage;
+          if (access && index < access.size())
+            usage = cast<StringAttr>(access[index]).getValue();
+          kernel.args.push_back(describeArgument(input, usage));
+        }
+      }
+    } else {
+      llvm::raw_string_ostream os(kernel.source);
+      func->print(os, OpPrintingFlags().useLocalScope());
+      kernel.sourceIsLowered = true;
+    }
+
+    if (auto spec = func->getAttrOfType<StringAttr>("llmgen.spec"))
+      kernel.intent = spec.getValue().str();
+    if (auto harness =
+            func->getAttrOfType<llmgen::HarnessAttr>("llmgen.harness"))
+      kernel.harness = readHarness(harness);
+    if (auto block =
+            func->getAttrOfType<DenseI32ArrayAttr>("gpu.known_block_size"))
+      for (unsigned i = 0; i < 3 && i < block.size(); ++i)
+        kernel.blockSize[i] = block[i];
+    if (auto grid =
+            func->getAttrOfType<DenseI32ArrayAttr>("gpu.known_grid_size"))
+      for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
+        kernel.gridSize[i] = grid[i];
+    kernel.hostLaunch = findConstantLaunch(module, kernel.name);
+
+    // The ABI: types from the reference entry, roles from the signature.
+    std::vector<ptx::AbiParam> roles;
+    if (!kernel.args.empty()) {
+      roles = rolesFor(kernel.args, /*barePointers=*/false);
+      if (roles.size() != entry->params.size()) {
+        roles = rolesFor(kernel.args, /*barePointers=*/true);
+        kernel.barePointers = true;
+      }
+      if (roles.size() != entry->params.size())
+        roles.clear();
+    }
+    kernel.abi.entryName = kernel.name;
+    for (auto [index, param] : llvm::enumerate(entry->params)) {
+      ptx::AbiParam abi;
+      if (!roles.empty()) {
+        abi = roles[index];
+      } else {
+        abi.role = ptx::AbiRole::Scalar;
+        abi.argIndex = index;
+      }
+      abi.ptxType = param.type.str();
+      abi.sizeBytes = param.sizeBytes();
+      abi.alignBytes = param.align ? param.align : abi.sizeBytes;
+      kernel.abi.params.push_back(std::move(abi));
+    }
+
+    collectStatedFacts(kernel);
+    spellLaunchFacts(kernel);
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}

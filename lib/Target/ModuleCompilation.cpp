@@ -1,0 +1,799 @@
+//===- ModuleCompilation.cpp - Decide the objects of a gpu.module -*- C++ -*-//
+//
+// MLIR is read on the calling thread (describeKernels) and written there
+// (the outcome attribute); the model calls, checks and runner work on plain
+// data in a thread pool. Every failure of the LLM path ends in the reference
+// and a remark unless the user asked for strict.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleCompilation.h"
+
+#include "CandidateSearch.h"
+#include "ExecVerification.h"
+#include "KernelFacts.h"
+#include "PtxComposition.h"
+#include "RunReport.h"
+
+#include "llmptx/LLM/Secrets.h"
+#include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/Parser.h"
+#include "llmptx/Target/ReferenceBuild.h"
+#include "llmptx/Target/TargetSettings.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+using namespace mlir;
+using namespace llmptx;
+
+namespace {
+
+/// The decision for one kernel.
+struct KernelChoice {
+  const Candidate *selected = nullptr;  ///< Null: the reference.
+  const Candidate *alternate = nullptr; ///< Null: the reference.
+  std::string reason;
+  /// Highest level any candidate of the kernel was checked at.
+  std::string verification = "none";
+  bool fellBack = false; ///< The policy wanted an LLM kernel and got none.
+};
+
+/// Everything produced for one kernel.
+struct KernelWork {
+  const KernelDescription *description = nullptr;
+  llm::KernelSpec spec;
+  std::vector<SampleOutcome> samples;
+  std::vector<Candidate *> candidates;
+  std::string execNote; ///< Why execution did not verify it.
+  KernelChoice choice;
+};
+
+} // namespace
+
+static llvm::StringRef policyName(llmgen::SelectPolicy policy) {
+  return llmgen::stringifySelectPolicy(policy);
+}
+
+/// Progress on stderr while kernels are in flight: on by default when
+/// stderr is a terminal; LLMPTX_PROGRESS=1 or 0 forces it.
+static bool progressEnabled() {
+  if (const char *setting = std::getenv("LLMPTX_PROGRESS"))
+    return llvm::StringRef(setting) != "0";
+  return llvm::errs().is_displayed();
+}
+
+/// "no GPU" is said once per process, not once per module.
+static std::atomic<bool> saidNoDevice{false};
+
+static std::string joinStatuses(const std::vector<SampleOutcome> &samples) {
+  std::vector<std::string> parts;
+  for (const SampleOutcome &sample : samples) {
+    if (sample.attempts.empty())
+      continue;
+    const Attempt &last = sample.attempts.back();
+    std::string part =
+        llvm::formatv("sample {0}: {1}", last.sample, last.status);
+    if (last.status == "provider-error")
+      part += " (" + last.note + ")";
+    else if (!last.diagnostics.empty())
+      part += " (" + last.diagnostics.front() + ")";
+    parts.push_back(std::move(part));
+  }
+  return llvm::join(parts, "; ");
+}
+
+static bool failedExec(const Candidate &candidate) {
+  return !candidate.execVerdict.empty() && candidate.execVerdict != "pass";
+}
+
+static bool passedExec(const Candidate &candidate) {
+  return candidate.execVerdict == "pass";
+}
+
+/// Orders candidates best first: verified by execution (fastest first),
+/// then by check level, then by sample.
+static void rankCandidates(std::vector<Candidate *> &candidates) {
+  llvm::stable_sort(candidates, [](const Candidate *a, const Candidate *b) {
+    if (passedExec(*a) != passedExec(*b))
+      return passedExec(*a);
+    if (passedExec(*a) && a->speedup && b->speedup &&
+        *a->speedup != *b->speedup)
+      return *a->speedup > *b->speedup;
+    if (failedExec(*a) != failedExec(*b))
+      return !failedExec(*a);
+    if (a->level != b->level)
+      return a->level > b->level;
+    return a->sample < b->sample;
+  });
+}
+
+static std::string describeSpeed(const Candidate &candidate) {
+  if (!candidate.speedup)
+    return "not timed";
+  return llvm::formatv("{0:f2}x the reference (pairs p10..p90 {1:f2}..{2:f2}, "
+                       "{3})",
+                       *candidate.speedup, candidate.spreadLo.value_or(0),
+                       candidate.spreadHi.value_or(0), candidate.comparison)
+      .str();
+}
+
+static KernelChoice choose(KernelWork &work, const TargetSettings &settings,
+                           bool execRan) {
+  KernelChoice choice;
+  rankCandidates(work.candidates);
+  for (const Candidate *candidate : work.candidates) {
+    if (passedExec(*candidate)) {
+      choice.verification = "exec";
+      break;
+    }
+    if (candidate->level == CheckLevel::Compile)
+      choice.verification = "compile";
+    else if (candidate->level == CheckLevel::Lint &&
+             choice.verification == "none")
+      choice.verification = "lint";
+  }
+
+  // The best candidate never includes one that failed execution.
+  const Candidate *best = nullptr;
+  for (const Candidate *candidate : work.candidates)
+    if (!failedExec(*candidate)) {
+      best = candidate;
+      break;
+    }
+
+  auto explainMissing = [&]() -> std::string {
+    if (work.candidates.empty())
+      return "no valid candidate: " + joinStatuses(work.samples);
+    std::vector<std::string> failures;
+    for (const Candidate *candidate : work.candidates)
+      if (failedExec(*candidate))
+        failures.push_back(candidate->name() + ": " +
+                           (candidate->execDetails.empty()
+                                ? candidate->execVerdict
+                                : candidate->execDetails));
+    return "every candidate failed verification by execution: " +
+           llvm::join(failures, "; ");
+  };
+
+  switch (settings.select) {
+  case llmgen::SelectPolicy::NVPTX:
+    choice.reason = "select=nvptx";
+    choice.alternate = best;
+    return choice;
+  case llmgen::SelectPolicy::LLM:
+    if (best) {
+      choice.selected = best;
+      choice.reason =
+          llvm::formatv("select=llm: candidate {0}, checked at "
+                        "level {1}{2}",
+                        best->name(),
+                        passedExec(*best) ? llvm::StringRef("exec")
+                                          : checkLevelName(best->level),
+                        passedExec(*best) ? ", " + describeSpeed(*best)
+                                          : std::string())
+              .str();
+      return choice;
+    }
+    choice.reason = explainMissing();
+    choice.fellBack = true;
+    return choice;
+  case llmgen::SelectPolicy::Auto:
+    break;
+  }
+
+  // select=auto: verified by execution and not slower.
+  for (const Candidate *candidate : work.candidates) {
+    if (!passedExec(*candidate))
+      continue;
+    if (candidate->suspicious) {
+      choice.reason =
+          llvm::formatv("candidate {0} passed but its speedup is "
+                        "suspicious ({1}); treated as a bug",
+                        candidate->name(), describeSpeed(*candidate))
+              .str();
+      continue;
+    }
+    if (candidate->comparison == "slower") {
+      if (choice.reason.empty())
+        choice.reason =
+            llvm::formatv("candidate {0} passed but is slower: {1}",
+                          candidate->name(), describeSpeed(*candidate))
+                .str();
+      continue;
+    }
+    choice.selected = candidate;
+    choice.reason = llvm::formatv("candidate {0} verified by execution, {1}",
+                                  candidate->name(), describeSpeed(*candidate))
+                        .str();
+    return choice;
+  }
+  choice.alternate = best;
+  choice.fellBack = true;
+  if (!choice.reason.empty())
+    return choice;
+  if (best && !execRan)
+    choice.reason =
+        "select=auto needs verification by execution, which did "
+        "not run: " +
+        (work.execNote.empty()
+             ? std::string("verify=") +
+                   llmgen::stringifyVerifyLevel(settings.verification).str()
+             : work.execNote);
+  else
+    choice.reason = explainMissing();
+  return choice;
+}
+
+static NamedAttribute named(Builder &builder, StringRef name, StringRef value) {
+  return builder.getNamedAttr(name, builder.getStringAttr(value));
+}
+
+/// Per-kernel provenance of one object.
+static DictionaryAttr kernelProvenance(Builder &builder, const KernelWork &work,
+                                       const Candidate *used,
+                                       StringRef reason) {
+  SmallVector<NamedAttribute> entries;
+  unsigned attempts = 0;
+  for (const SampleOutcome &sample : work.samples)
+    attempts += sample.attempts.size();
+  entries.push_back(named(builder, "source", used ? "llm" : "nvptx"));
+  entries.push_back(named(builder, "reason", llm::redactSecrets(reason)));
+  entries.push_back(
+      builder.getNamedAttr("attempts", builder.getI64IntegerAttr(attempts)));
+  if (used) {
+    entries.push_back(named(builder, "candidate", used->name()));
+    entries.push_back(named(builder, "model", used->model));
+    entries.push_back(named(builder, "prompt_hash", used->promptHash));
+    entries.push_back(
+        named(builder, "verification",
+              passedExec(*used) ? "exec" : checkLevelName(used->level)));
+    if (!used->fixes.empty())
+      entries.push_back(named(builder, "fixes", llvm::join(used->fixes, "; ")));
+    if (used->speedup)
+      entries.push_back(builder.getNamedAttr(
+          "speedup", builder.getF64FloatAttr(*used->speedup)));
+    if (used->referenceMs)
+      entries.push_back(builder.getNamedAttr(
+          "reference_ms", builder.getF64FloatAttr(*used->referenceMs)));
+    if (used->candidateMs)
+      entries.push_back(builder.getNamedAttr(
+          "candidate_ms", builder.getF64FloatAttr(*used->candidateMs)));
+  }
+  return builder.getDictionaryAttr(entries);
+}
+
+static llvm::json::Object attemptRecord(const Attempt &attempt) {
+  llvm::json::Array diagnostics;
+  for (const std::string &line : attempt.diagnostics)
+    diagnostics.push_back(line);
+  llvm::json::Array fixes;
+  for (const std::string &fix : attempt.fixes)
+    fixes.push_back(fix);
+  llvm::json::Object record{{"sample", attempt.sample},
+                            {"round", attempt.round},
+                            {"status", attempt.status},
+                            {"diagnostics", std::move(diagnostics)},
+                            {"fixes", std::move(fixes)},
+                            {"model", attempt.model},
+                            {"prompt_hash", attempt.promptHash},
+                            {"prompt_tokens", attempt.promptTokens},
+                            {"completion_tokens", attempt.completionTokens},
+                            {"latency_ms", attempt.latencyMs},
+                            {"cache_hit", attempt.cacheHit}};
+  if (!attempt.note.empty())
+    record["note"] = attempt.note;
+  return record;
+}
+
+static llvm::json::Object candidateRecord(const Candidate &candidate) {
+  llvm::json::Array resources;
+  for (const ptx::ResourceReport &report : candidate.resources)
+    resources.push_back(ptx::toJson(report));
+  llvm::json::Object record{{"name", candidate.name()},
+                            {"level", checkLevelName(candidate.level)},
+                            {"compiler", candidate.compiler},
+                            {"resources", std::move(resources)}};
+  if (!candidate.execVerdict.empty())
+    record["exec_verdict"] = candidate.execVerdict;
+  if (!candidate.execDetails.empty())
+    record["exec_details"] = candidate.execDetails;
+  if (candidate.speedup) {
+    record["timing"] =
+        llvm::json::Object{{"speedup", *candidate.speedup},
+                           {"pair_ratio_p10", candidate.spreadLo.value_or(0)},
+                           {"pair_ratio_p90", candidate.spreadHi.value_or(0)},
+                           {"reference_ms", candidate.referenceMs.value_or(0)},
+                           {"candidate_ms", candidate.candidateMs.value_or(0)},
+                           {"comparison", candidate.comparison},
+                           {"suspicious", candidate.suspicious}};
+  }
+  return record;
+}
+
+static llvm::json::Object kernelRecord(const KernelWork &work,
+                                       StringRef moduleName) {
+  llvm::json::Array attempts;
+  for (const SampleOutcome &sample : work.samples)
+    for (const Attempt &attempt : sample.attempts)
+      attempts.push_back(attemptRecord(attempt));
+  llvm::json::Array candidates;
+  for (const Candidate *candidate : work.candidates)
+    candidates.push_back(candidateRecord(*candidate));
+  llvm::json::Object record{
+      {"name", work.description ? work.description->name : std::string()},
+      {"module", moduleName},
+      {"selected", work.choice.selected ? "llm" : "nvptx"},
+      {"reason", work.choice.reason},
+      {"verification", work.choice.verification},
+      {"attempts", std::move(attempts)},
+      {"candidates", std::move(candidates)}};
+  if (work.choice.selected)
+    record["candidate"] = work.choice.selected->name();
+  if (!work.execNote.empty())
+    record["exec_note"] = work.execNote;
+  return record;
+}
+
+static llvm::json::Object settingsRecord(const TargetSettings &settings) {
+  return llvm::json::Object{
+      {"chip", settings.chip},
+      {"provider", settings.provider},
+      {"model", settings.model},
+      {"samples", settings.samples},
+      {"repairs", settings.repairs},
+      {"mode", llmgen::stringifyMode(settings.mode)},
+      {"verify", llmgen::stringifyVerifyLevel(settings.verification)},
+      {"select", policyName(settings.select)},
+      {"cache", llmgen::stringifyCacheMode(settings.cache)},
+      {"strict", settings.strict}};
+}
+
+/// The outcome of a module whose objects are both the reference.
+static DictionaryAttr referenceOnly(MLIRContext *context, StringRef ptx,
+                                    StringRef reason) {
+  Builder builder(context);
+  NamedAttribute provenance[] = {named(builder, "llmgen.source", "nvptx"),
+                                 named(builder, "llmgen.reason", reason)};
+  DictionaryAttr slot = builder.getDictionaryAttr(
+      {named(builder, "ptx", ptx),
+       builder.getNamedAttr("properties",
+                            builder.getDictionaryAttr(provenance))});
+  return builder.getDictionaryAttr({builder.getNamedAttr("selected", slot),
+                                    builder.getNamedAttr("alternate", slot)});
+}
+
+/// Settles a module without LLM kernels: remark, strict error, report.
+static FailureOr<DictionaryAttr>
+settleOnReference(gpu::GPUModuleOp module, const TargetSettings &settings,
+                  const ReferenceBuild &reference, StringRef reason,
+                  bool isFallback) {
+  if (isFallback && settings.strict) {
+    module.emitError() << "llmgen: strict: no LLM kernel for module @"
+                       << module.getName() << ": " << reason;
+    return failure();
+  }
+  emitRemark(module.getLoc())
+      << "llmgen: using the NVPTX reference: " << reason;
+  if (!settings.report.empty()) {
+    llvm::json::Array kernels;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
+        kernels.push_back(
+            llvm::json::Object{{"name", func.getName().str()},
+                               {"module", module.getName().str()},
+                               {"selected", "nvptx"},
+                               {"reason", reason},
+                               {"verification", "none"},
+                               {"attempts", llvm::json::Array()},
+                               {"candidates", llvm::json::Array()}});
+    std::string error =
+        appendToReport(settings.report, settingsRecord(settings),
+                       llvm::json::Object{{"name", module.getName().str()},
+                                          {"selected", "nvptx"},
+                                          {"reason", reason}},
+                       std::move(kernels));
+    if (!error.empty())
+      emitWarning(module.getLoc()) << "llmgen: report: " << error;
+  }
+  return referenceOnly(module.getContext(), reference.ptx, reason);
+}
+
+static std::string ptxIsaOf(StringRef ptxText) {
+  ptx::ParseResult parsed = ptx::parsePtx(ptxText);
+  unsigned version = parsed.module.version();
+  if (!version)
+    return "8.0";
+  return llvm::formatv("{0}.{1}", version / 10, version % 10).str();
+}
+
+static std::string resourcesText(const std::vector<ptx::ResourceReport> &all,
+                                 StringRef entry) {
+  for (const ptx::ResourceReport &report : all)
+    if (report.entry == entry)
+      return llvm::formatv("registers {0}, spill stores {1}, spill loads {2}, "
+                           "shared {3} B, stack {4} B, constant {5} B, "
+                           "barriers {6}",
+                           report.registers, report.spillStores,
+                           report.spillLoads, report.sharedBytes,
+                           report.localBytes, report.constantBytes,
+                           report.barriers)
+          .str();
+  return {};
+}
+
+/// Where bundles go: emit-bundles, else a fresh temporary directory.
+static std::string bundleDirectory(const TargetSettings &settings,
+                                   StringRef moduleName, std::string &error) {
+  if (!settings.emitBundles.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(settings.emitBundles))
+      error = "cannot create " + settings.emitBundles + ": " + ec.message();
+    return settings.emitBundles;
+  }
+  llvm::SmallString<256> directory;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+          "llmgen-" + moduleName.str(), directory))
+    error = "cannot create a temporary directory: " + ec.message();
+  return directory.str().str();
+}
+
+FailureOr<DictionaryAttr>
+llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
+                            const gpu::TargetOptions &options) {
+  auto module = cast<gpu::GPUModuleOp>(op);
+  MLIRContext *context = module.getContext();
+  TargetSettings settings = TargetSettings::resolve(target);
+  std::optional<ReferenceBuild> reference =
+      buildReference(module, target.getReferenceTarget(), options);
+  if (!reference)
+    return failure();
+
+  if (settings.provider.empty())
+    return settleOnReference(
+        module, settings, *reference,
+        "no provider configured (set provider= or LLMPTX_PROVIDER)",
+        /*isFallback=*/true);
+
+  FailureOr<std::vector<KernelDescription>> kernels =
+      describeKernels(module, reference->ptx);
+  if (failed(kernels))
+    return failure();
+  if (kernels->empty())
+    return settleOnReference(module, settings, *reference,
+                             "the module has no kernels",
+                             /*isFallback=*/false);
+
+  // The provider.
+  llm::ProviderConfig config = llm::ProviderConfig::fromEnvironment();
+  config.kind = settings.provider;
+  config.model = settings.model;
+  config.baseUrl = settings.baseUrl;
+  config.execCommand = settings.execCommand;
+  if (!settings.cacheDir.empty())
+    config.cacheDir = settings.cacheDir;
+  config.cacheMode =
+      settings.cache == llmgen::CacheMode::Off    ? llm::CacheMode::Off
+      : settings.cache == llmgen::CacheMode::Read ? llm::CacheMode::Read
+                                                  : llm::CacheMode::ReadWrite;
+  if (settings.jobs > 0)
+    config.maxInFlight = settings.jobs;
+  llvm::Expected<std::unique_ptr<llm::Provider>> provider =
+      llm::createProvider(config);
+  if (!provider)
+    return settleOnReference(
+        module, settings, *reference,
+        "provider '" + settings.provider + "' unavailable: " +
+            llm::redactSecrets(toString(provider.takeError())),
+        /*isFallback=*/true);
+
+  // What the checks can use.
+  SearchSettings search;
+  search.chip = settings.chip;
+  search.ptxIsa = ptxIsaOf(reference->ptx);
+  search.samples = settings.samples;
+  search.repairs = settings.repairs;
+  search.optimize = settings.mode == llmgen::Mode::Optimize;
+  search.model = settings.model;
+  if (settings.verification == llmgen::VerifyLevel::None) {
+    search.level = CheckLevel::None;
+  } else {
+    llvm::Expected<ptx::CudaToolkit> toolkit =
+        ptx::findCudaToolkit(reference->toolkitPath);
+    if (toolkit) {
+      search.toolkit = *toolkit;
+    } else {
+      emitRemark(module.getLoc())
+          << "llmgen: no CUDA toolkit (ptxas/nvJitLink) found: candidates "
+             "are linted and ABI-checked but not compiled ("
+          << toString(toolkit.takeError()) << ")";
+      search.level = CheckLevel::Lint;
+    }
+  }
+
+  std::vector<ptx::ResourceReport> referenceResources;
+  if (search.optimize && search.toolkit) {
+    ptx::CompileResult compiled =
+        ptx::compilePtx(reference->ptx, settings.chip, *search.toolkit);
+    referenceResources = compiled.resources;
+  }
+
+  // Specs and the work list.
+  std::vector<KernelWork> work(kernels->size());
+  for (auto [index, kernel] : llvm::enumerate(*kernels)) {
+    KernelWork &item = work[index];
+    item.description = &kernel;
+    llm::KernelSpec &spec = item.spec;
+    spec.kernelName = kernel.name;
+    spec.mlirText = kernel.source;
+    spec.ptxSignature = kernel.abi.ptxSignature();
+    spec.launchFacts = kernel.launchFacts;
+    spec.chip = settings.chip;
+    spec.ptxIsa = search.ptxIsa;
+    spec.intent = kernel.intent;
+    spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
+    if (search.optimize) {
+      spec.referencePtx = reference->ptx;
+      spec.referenceResources = resourcesText(referenceResources, kernel.name);
+    }
+    item.samples.resize(settings.samples);
+  }
+
+  // Every sample of every kernel in parallel; the provider bounds its own
+  // requests in flight.
+  unsigned tasks = work.size() * settings.samples;
+  std::atomic<unsigned> finished{0};
+  std::mutex progressMutex;
+  bool showProgress = progressEnabled();
+  search.progress = [&](StringRef line) {
+    if (!showProgress)
+      return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    llvm::errs() << llvm::formatv("[{0}/{1}] ", finished.load(), tasks) << line
+                 << "\n";
+  };
+  {
+    unsigned threads =
+        settings.jobs > 0 ? settings.jobs : std::min<unsigned>(tasks, 8);
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
+    for (KernelWork &item : work)
+      for (unsigned sample = 0; sample < settings.samples; ++sample)
+        pool.async([&, sample, item = &item]() {
+          item->samples[sample] =
+              searchSample(*item->description, item->spec, StringRef(), sample,
+                           **provider, search);
+          ++finished;
+        });
+    pool.wait();
+  }
+  for (KernelWork &item : work)
+    for (SampleOutcome &sample : item.samples)
+      if (sample.candidate)
+        item.candidates.push_back(&*sample.candidate);
+
+  // Bundles and verification by execution.
+  bool wantExec = settings.verification == llmgen::VerifyLevel::Exec;
+  bool execRan = false;
+  if (wantExec || !settings.emitBundles.empty()) {
+    std::string directoryError;
+    std::string directory =
+        bundleDirectory(settings, module.getName(), directoryError);
+    std::vector<std::string> bundlePaths;
+    std::vector<KernelWork *> bundled;
+    for (KernelWork &item : work) {
+      if (item.candidates.empty())
+        continue;
+      std::vector<const Candidate *> candidates(item.candidates.begin(),
+                                                item.candidates.end());
+      std::string missing;
+      std::optional<runtime::VerificationBundle> bundle =
+          buildBundle(*item.description, settings.chip, reference->ptx,
+                      candidates, missing);
+      if (!bundle) {
+        item.execNote = "cannot verify @" + item.description->name +
+                        " by execution: " + missing;
+        emitRemark(module.getLoc()) << "llmgen: " << item.execNote;
+        continue;
+      }
+      if (!directoryError.empty()) {
+        item.execNote = directoryError;
+        continue;
+      }
+      llvm::SmallString<256> path(directory);
+      llvm::sys::path::append(path, module.getName().str() + "." +
+                                        item.description->name +
+                                        ".bundle.json");
+      std::error_code ec;
+      llvm::raw_fd_ostream out(path, ec);
+      if (ec) {
+        item.execNote =
+            "cannot write " + path.str().str() + ": " + ec.message();
+        continue;
+      }
+      out << runtime::writeBundleJson(*bundle);
+      bundlePaths.push_back(path.str().str());
+      bundled.push_back(&item);
+    }
+    if (wantExec && !bundlePaths.empty()) {
+      RunnerOutcome ran = runBundles(bundlePaths, settings.runner, directory);
+      if (ran.ran) {
+        execRan = true;
+        for (KernelWork *item : bundled) {
+          std::string error = applyResults(
+              ran.resultsJson, item->description->name, item->candidates);
+          if (!error.empty())
+            item->execNote = error;
+        }
+      } else {
+        for (KernelWork *item : bundled)
+          item->execNote = ran.message;
+        if (!saidNoDevice.exchange(true))
+          emitRemark(module.getLoc())
+              << "llmgen: verify=exec: " << ran.message
+              << "; candidates are verified at the compile level only";
+      }
+    }
+    if (settings.emitBundles.empty() && directoryError.empty())
+      llvm::sys::fs::remove_directories(directory);
+  }
+
+  // Per-kernel choices, then one module per slot.
+  Builder builder(context);
+  std::vector<KernelReplacement> selectedParts, alternateParts;
+  for (KernelWork &item : work) {
+    item.choice = choose(item, settings, execRan);
+    if (item.choice.selected)
+      selectedParts.push_back(
+          {item.description->name, item.choice.selected->ptx});
+    if (item.choice.alternate && !item.choice.selected)
+      alternateParts.push_back(
+          {item.description->name, item.choice.alternate->ptx});
+  }
+
+  auto compose = [&](const std::vector<KernelReplacement> &parts,
+                     std::string &error) -> std::string {
+    llvm::Expected<std::string> composed =
+        composePtxModule(reference->ptx, parts);
+    if (!composed) {
+      error = toString(composed.takeError());
+      return reference->ptx;
+    }
+    if (!parts.empty() && search.toolkit) {
+      ptx::CompileResult check =
+          ptx::compilePtx(*composed, settings.chip, *search.toolkit);
+      if (!check.ok) {
+        error = "the composed module does not compile: " +
+                (check.diagnostics.empty()
+                     ? check.log
+                     : ptx::formatDiagnostic(check.diagnostics.front(),
+                                             "composed.ptx"));
+        return reference->ptx;
+      }
+    }
+    return *composed;
+  };
+  std::string compositionError;
+  std::string selectedPtx = compose(selectedParts, compositionError);
+  if (!compositionError.empty()) {
+    for (KernelWork &item : work)
+      if (item.choice.selected) {
+        item.choice.alternate = item.choice.selected;
+        item.choice.selected = nullptr;
+        item.choice.fellBack = true;
+        item.choice.reason = compositionError;
+      }
+    alternateParts.clear();
+    for (KernelWork &item : work)
+      if (item.choice.alternate)
+        alternateParts.push_back(
+            {item.description->name, item.choice.alternate->ptx});
+  }
+  // The alternate slot holds the other choice: the reference when any
+  // kernel was selected from the LLM, else the best unselected candidates.
+  bool anySelected = llvm::any_of(
+      work, [](const KernelWork &item) { return item.choice.selected; });
+  std::string alternateError;
+  std::string alternatePtx = reference->ptx;
+  bool alternateIsLLM = false;
+  if (!anySelected && !alternateParts.empty()) {
+    alternatePtx = compose(alternateParts, alternateError);
+    alternateIsLLM = alternateError.empty();
+  }
+
+  // Remarks, strict mode and provenance.
+  bool failedStrict = false;
+  SmallVector<NamedAttribute> selectedKernels, alternateKernels;
+  for (KernelWork &item : work) {
+    const std::string &name = item.description->name;
+    if (item.choice.selected) {
+      emitRemark(module.getLoc())
+          << "llmgen: @" << name
+          << ": selected the LLM kernel: " << item.choice.reason;
+    } else if (item.choice.fellBack && settings.strict) {
+      module.emitError() << "llmgen: strict: @" << name
+                         << " falls back to the NVPTX reference: "
+                         << item.choice.reason;
+      failedStrict = true;
+    } else {
+      emitRemark(module.getLoc())
+          << "llmgen: @" << name
+          << ": using the NVPTX reference: " << item.choice.reason;
+    }
+    selectedKernels.push_back(builder.getNamedAttr(
+        name, kernelProvenance(builder, item, item.choice.selected,
+                               item.choice.reason)));
+    const Candidate *other = alternateIsLLM ? item.choice.alternate : nullptr;
+    alternateKernels.push_back(builder.getNamedAttr(
+        name, kernelProvenance(builder, item, other,
+                               other ? "alternate: candidate " + other->name() +
+                                           ", not selected"
+                                     : std::string("alternate: the NVPTX "
+                                                   "reference"))));
+  }
+  if (failedStrict)
+    return failure();
+
+  auto slot = [&](StringRef ptxText, bool llm, StringRef reason,
+                  ArrayRef<NamedAttribute> perKernel) {
+    SmallVector<NamedAttribute> properties = {
+        named(builder, "llmgen.source", llm ? "llm" : "nvptx"),
+        named(builder, "llmgen.reason", llm::redactSecrets(reason)),
+        builder.getNamedAttr("llmgen.kernels",
+                             builder.getDictionaryAttr(perKernel))};
+    if (llm && !settings.model.empty())
+      properties.push_back(named(builder, "llmgen.model", settings.model));
+    properties.push_back(named(builder, "llmgen.provider", settings.provider));
+    return builder.getDictionaryAttr(
+        {named(builder, "ptx", ptxText),
+         builder.getNamedAttr("properties",
+                              builder.getDictionaryAttr(properties))});
+  };
+  unsigned llmKernels = selectedParts.size();
+  std::string selectedReason =
+      anySelected ? llvm::formatv("{0} of {1} kernel(s) from the LLM",
+                                  llmKernels, work.size())
+                        .str()
+                  : (work.size() == 1
+                         ? work.front().choice.reason
+                         : std::string("no kernel passed the ") +
+                               policyName(settings.select).str() + " policy");
+  std::string alternateReason =
+      alternateIsLLM ? "alternate: the best LLM candidates, not selected"
+                     : "alternate: the NVPTX reference";
+  DictionaryAttr outcome = builder.getDictionaryAttr(
+      {builder.getNamedAttr("selected", slot(selectedPtx, anySelected,
+                                             selectedReason, selectedKernels)),
+       builder.getNamedAttr("alternate",
+                            slot(alternatePtx, alternateIsLLM, alternateReason,
+                                 alternateKernels))});
+
+  if (!settings.report.empty()) {
+    llvm::json::Array records;
+    for (const KernelWork &item : work)
+      records.push_back(kernelRecord(item, module.getName()));
+    std::string error = appendToReport(
+        settings.report, settingsRecord(settings),
+        llvm::json::Object{{"name", module.getName().str()},
+                           {"selected", anySelected ? "llm" : "nvptx"},
+                           {"alternate", alternateIsLLM ? "llm" : "nvptx"},
+                           {"reason", selectedReason}},
+        std::move(records));
+    if (!error.empty())
+      emitWarning(module.getLoc()) << "llmgen: report: " << error;
+  }
+  return outcome;
+}
