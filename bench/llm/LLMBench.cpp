@@ -23,6 +23,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -153,11 +154,10 @@ int main(int argc, char **argv) {
   {
     std::error_code ec;
     raw_fd_ostream script(file("script.json"), ec);
-    std::string escaped;
-    for (char c : ptx)
-      escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
-    script << "{\"responses\": [{\"completion\": \"" << escaped
-           << "\", \"model\": \"mock-bench\"}]}\n";
+    llvm::json::Object reply{{"completion", ptx}, {"model", "mock-bench"}};
+    llvm::json::Object scriptObject{
+        {"responses", llvm::json::Array{llvm::json::Value(std::move(reply))}}};
+    script << llvm::json::Value(std::move(scriptObject)) << "\n";
   }
   auto pythonPath = sys::findProgramByName(python);
   if (!pythonPath) {
@@ -176,8 +176,11 @@ int main(int argc, char **argv) {
       *pythonPath,   "-m",     "llmptx.mock_llm_server", "--script", scriptPath,
       "--port-file", portPath, "--idle-timeout",         "60"};
   std::string error;
-  sys::ProcessInfo server =
-      sys::ExecuteNoWait(*pythonPath, serverArgs, env, {}, 0, &error);
+  // The server's "port N" line would land in the table.
+  std::optional<StringRef> serverRedirects[] = {StringRef(""), StringRef(""),
+                                                std::nullopt};
+  sys::ProcessInfo server = sys::ExecuteNoWait(*pythonPath, serverArgs, env,
+                                               serverRedirects, 0, &error);
   if (server.Pid <= 0) {
     errs() << "cannot start the mock server: " << error << "\n";
     return 1;

@@ -38,11 +38,17 @@ namespace {
 
 constexpr size_t StderrTailBytes = 2000;
 
-std::string tail(StringRef text, size_t bytes) {
+/// "stderr:" and the last whole lines of \p text that fit in \p bytes.
+std::string stderrTail(StringRef text, size_t bytes) {
   text = text.rtrim();
   if (text.size() <= bytes)
-    return text.str();
-  return "..." + text.take_back(bytes).str();
+    return "; stderr:\n" + text.str();
+  StringRef tail = text.take_back(bytes);
+  size_t newline = tail.find('\n');
+  if (newline != StringRef::npos && newline + 1 < tail.size())
+    tail = tail.drop_front(newline + 1);
+  return "; stderr (last " + std::to_string(tail.size()) + " of " +
+         std::to_string(text.size()) + " bytes):\n" + tail.str();
 }
 
 class ExecProvider : public Provider {
@@ -155,12 +161,13 @@ private:
 
     std::string errText = readLimited(errPath, 1 << 20);
     if (timedOut) {
-      completion.error = formatv("{0}command timed out after {1} s and was "
-                                 "killed",
-                                 where, config.totalTimeoutS)
-                             .str();
+      completion.error =
+          formatv("{0}command timed out after {1} s and was "
+                  "killed",
+                  where, wire::formatSeconds(config.totalTimeoutS))
+              .str();
       if (!StringRef(errText).trim().empty())
-        completion.error += "; stderr: " + tail(errText, StderrTailBytes);
+        completion.error += stderrTail(errText, StderrTailBytes);
       return;
     }
     if (result.ReturnCode != 0) {
@@ -172,7 +179,7 @@ private:
                                .str();
       completion.error += StringRef(errText).trim().empty()
                               ? std::string(" (no stderr)")
-                              : "; stderr: " + tail(errText, StderrTailBytes);
+                              : stderrTail(errText, StderrTailBytes);
       return;
     }
     uint64_t size = 0;
@@ -187,7 +194,7 @@ private:
     if (StringRef(text).trim().empty()) {
       completion.error = where + "command printed nothing on stdout";
       if (!StringRef(errText).trim().empty())
-        completion.error += "; stderr: " + tail(errText, StderrTailBytes);
+        completion.error += stderrTail(errText, StderrTailBytes);
       return;
     }
     completion.text = wire::sanitizeUtf8(text);

@@ -226,9 +226,10 @@ HttpTransport::HttpTransport(const ProviderConfig &config,
 HttpOutcome HttpTransport::post(StringRef url, ArrayRef<std::string> headers,
                                 StringRef body, StringRef label) {
   HttpOutcome outcome;
+  // The caller names the request in its own messages; only log lines,
+  // which stand alone, carry the label.
   std::string where = providerName + ": ";
-  if (!label.empty())
-    where += label.str() + ": ";
+  std::string logWhere = label.empty() ? where : where + label.str() + ": ";
   auto log = [&](const std::string &line) {
     if (config.log)
       config.log(redactSecrets(line));
@@ -275,9 +276,9 @@ HttpOutcome HttpTransport::post(StringRef url, ArrayRef<std::string> headers,
       break;
     }
     if (number == maxAttempts) {
-      outcome.error =
-          formatv("{0}{1} (gave up after {2} attempts)", where, problem, number)
-              .str();
+      outcome.error = formatv("{0}{1} (gave up after {2} attempt{3})", where,
+                              problem, number, number == 1 ? "" : "s")
+                          .str();
       break;
     }
 
@@ -288,7 +289,8 @@ HttpOutcome HttpTransport::post(StringRef url, ArrayRef<std::string> headers,
       if (asked > config.maxRetryAfterS) {
         outcome.error = formatv("{0}{1} (the server asks to retry after {2} "
                                 "s, more than the {3} s limit)",
-                                where, problem, asked, config.maxRetryAfterS)
+                                where, problem, wire::formatSeconds(asked),
+                                wire::formatSeconds(config.maxRetryAfterS))
                             .str();
         break;
       }
@@ -301,7 +303,7 @@ HttpOutcome HttpTransport::post(StringRef url, ArrayRef<std::string> headers,
             std::chrono::milliseconds(static_cast<int64_t>(delayMs)));
       }
     }
-    log(formatv("{0}{1}; retry {2}/{3} in {4} ({5})", where, problem, number,
+    log(formatv("{0}{1}; retry {2}/{3} in {4} ({5})", logWhere, problem, number,
                 config.maxRetries, formatMs(delayMs), why)
             .str());
     std::this_thread::sleep_for(

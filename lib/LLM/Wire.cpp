@@ -5,6 +5,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
+
 using namespace llvm;
 
 namespace llmptx::llm::wire {
@@ -210,6 +212,12 @@ std::string readOpenAIResponse(const Json &response, Completion &completion) {
   return {};
 }
 
+std::string formatSeconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", seconds);
+  return buffer;
+}
+
 std::string stringMember(const Json &object, const char *name) {
   if (!object.is_object())
     return {};
@@ -237,9 +245,10 @@ std::string providerErrorMessage(StringRef body) {
     auto it = object.find("error");
     if (it != object.end() && it->is_object()) {
       std::string message = stringMember(*it, "message");
-      std::string type = stringMember(*it, "type");
+      // OpenAI's code ("invalid_api_key") is more specific than its type.
+      std::string type = stringMember(*it, "code");
       if (type.empty())
-        type = stringMember(*it, "code");
+        type = stringMember(*it, "type");
       if (!message.empty())
         return type.empty() ? message : message + " (" + type + ")";
     }

@@ -55,6 +55,9 @@ Json openAIChatBody(const CompletionRequest &request,
 /// when there is no usable text.
 std::string readOpenAIResponse(const Json &response, Completion &completion);
 
+/// Seconds as a user wrote them: "0.5", "120".
+std::string formatSeconds(double seconds);
+
 /// Reads a string member, "" when absent or of another type.
 std::string stringMember(const Json &object, const char *name);
 /// Reads an unsigned member, 0 when absent or of another type.

@@ -16,6 +16,7 @@ Script (JSON)::
        {"status": 500, "text": "upstream exploded"},
        {"delay": 2.0, "completion": "late"},
        {"repeat": {"text": "x", "count": 20971520}},
+       {"completion_repeat": {"text": "y", "count": 20971520}},
        {"completion": "```ptx\\n...\\n```", "model": "mock-1",
         "usage": [12, 34], "finish_reason": "stop"},
        {"echo": true},
@@ -25,8 +26,8 @@ Script (JSON)::
 
 Each request takes the next reply; when the script is used up, "after"
 decides: "repeat-last" (default) replays the last reply, "error" answers
-500. ``completion`` and ``echo`` build a success body in the shape of the
-route that was called; ``echo`` answers with a text derived from the request
+500. ``completion``, ``completion_repeat`` (a long text) and ``echo`` build
+a success body in the shape of the route that was called; ``echo`` answers with a text derived from the request
 (model, seed, last user message), so concurrent requests get distinct,
 checkable answers.
 
@@ -215,9 +216,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         headers = {"Content-Type": "application/json"}
         headers.update(step.get("headers", {}))
         anthropic = self.path.rstrip("/").endswith("/messages")
-        if "completion" in step or step.get("echo"):
-            text = (echo_text(request) if step.get("echo")
-                    else step["completion"])
+        if ("completion" in step or "completion_repeat" in step or
+                step.get("echo")):
+            if step.get("echo"):
+                text = echo_text(request)
+            elif "completion_repeat" in step:
+                repeat = step["completion_repeat"]
+                text = repeat.get("text", "x") * int(repeat.get("count", 1))
+            else:
+                text = step["completion"]
             model = step.get("model") or (
                 request.get("model") if isinstance(request, dict) else None
             ) or "mock"
