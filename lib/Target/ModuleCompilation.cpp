@@ -80,6 +80,14 @@ static bool progressEnabled() {
 /// "no GPU" is said once per process, not once per module.
 static std::atomic<bool> saidNoDevice{false};
 
+/// One line of text: remarks and properties stay on a line each.
+static std::string oneLine(llvm::StringRef text) {
+  std::string line;
+  for (char c : text.trim())
+    line += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  return line;
+}
+
 static std::string joinStatuses(const std::vector<SampleOutcome> &samples) {
   std::vector<std::string> parts;
   for (const SampleOutcome &sample : samples) {
@@ -89,9 +97,12 @@ static std::string joinStatuses(const std::vector<SampleOutcome> &samples) {
     std::string part =
         llvm::formatv("sample {0}: {1}", last.sample, last.status);
     if (last.status == "provider-error")
-      part += " (" + last.note + ")";
+      part += " (" + oneLine(last.note) + ")";
     else if (!last.diagnostics.empty())
-      part += " (" + last.diagnostics.front() + ")";
+      part +=
+          " (" +
+          oneLine(llvm::StringRef(last.diagnostics.front()).split('\n').first) +
+          ")";
     parts.push_back(std::move(part));
   }
   return llvm::join(parts, "; ");
