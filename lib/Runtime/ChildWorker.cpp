@@ -275,16 +275,15 @@ private:
                ShapeChecker &checker, const char *run) {
     std::string error;
     DeviceSession::Kernel kernel;
+    phase("reference");
     if (!referenceKernel(kernel, error)) {
       referenceError(error);
       return kExitReferenceFailed;
     }
     DeviceStatus status = session.upload(state.referenceSet, images);
-    if (status.ok()) {
-      phase("reference");
+    if (status.ok())
       status = session.launch(kernel, state.plan.referenceLaunch, state.plan,
                               state.referenceSet);
-    }
     if (status.ok())
       status = session.download(state.referenceSet, readBack);
     if (!status.ok()) {
@@ -313,6 +312,7 @@ private:
 
   std::optional<int> check(int shape, int variant, int candidate) {
     std::string error;
+    phase("prepare");
     if (!prepare(shape, variant, error)) {
       referenceError("cannot prepare shape " + std::to_string(shape) + ": " +
                      error);
@@ -321,6 +321,7 @@ private:
     const ShapePlan &plan = state.plan;
     ShapeResult result = baseResult("execution");
     DeviceSession::Kernel kernel;
+    phase("candidate"); // loading runs the driver's JIT on candidate PTX
     DeviceStatus status = candidateKernel(candidate, kernel);
     if (!status.ok())
       return candidateFailed(result, status);
@@ -328,8 +329,11 @@ private:
 
     ShapeChecker checker(bundle, plan, maxExamples);
     ShapeChecker referenceChecker(bundle, plan, maxExamples);
-    std::vector<std::vector<uint8_t>> candidateA, candidateB, referenceA,
-        referenceB, referenceAfter;
+    // Read-back images live in the worker so that large shapes do not
+    // allocate (and fault in) fresh gigabytes for every entry.
+    auto &candidateA = readBack[0], &candidateB = readBack[1],
+         &referenceA = readBack[2], &referenceB = readBack[3],
+         &referenceAfter = readBack[4];
 
     // Run A: candidate first, outputs poisoned with poison 0.
     status = session.upload(state.candidateSet, state.imagesA);
@@ -389,12 +393,11 @@ private:
       const BufferLayout &layout = plan.buffers[b];
       if (layout.role != BufferRole::Output && layout.role != BufferRole::InOut)
         continue;
-      std::vector<uint8_t> refA = gatherElements(layout, referenceA[b].data());
-      std::vector<uint8_t> refB = gatherElements(layout, referenceB[b].data());
-      std::vector<uint8_t> candA = gatherElements(layout, candidateA[b].data());
-      std::vector<uint8_t> candB = gatherElements(layout, candidateB[b].data());
-      checker.compareOutput(b, refA.data(), refB.data(), candA.data(),
-                            candB.data());
+      std::vector<uint8_t> scratch[4];
+      checker.compareOutput(b, packed(layout, referenceA[b], scratch[0]),
+                            packed(layout, referenceB[b], scratch[1]),
+                            packed(layout, candidateA[b], scratch[2]),
+                            packed(layout, candidateB[b], scratch[3]));
     }
     const CheckFindings &findings = checker.findings();
     result.verdict = findings.verdict();
@@ -410,6 +413,7 @@ private:
         static_cast<int>(bundle.timing.shape < 0 ? count + bundle.timing.shape
                                                  : bundle.timing.shape);
     std::string error;
+    phase("prepare");
     if (!prepare(shape, 0, error)) {
       referenceError("cannot prepare the timing shape: " + error);
       return kExitReferenceFailed;
@@ -417,13 +421,16 @@ private:
     const ShapePlan &plan = state.plan;
     ShapeResult result = baseResult("after-timing");
     DeviceSession::Kernel candidateKernelHandle, referenceHandle;
+    phase("candidate");
     DeviceStatus status = candidateKernel(candidate, candidateKernelHandle);
     if (!status.ok())
       return candidateFailed(result, status);
+    phase("reference");
     if (!referenceKernel(referenceHandle, error)) {
       referenceError(error);
       return kExitReferenceFailed;
     }
+    phase("prepare");
     const CudaDriverApi &api = session.api();
     const LaunchDims &candidateDims = plan.candidateLaunches[candidate];
     const LaunchDims &referenceDims = plan.referenceLaunch;
@@ -525,7 +532,7 @@ private:
     // Correctness again: first what the timed runs left behind, then a
     // fresh run of both on newly poisoned outputs.
     ShapeChecker checker(bundle, plan, maxExamples);
-    std::vector<std::vector<uint8_t>> candidateImages, referenceImages;
+    auto &candidateImages = readBack[0], &referenceImages = readBack[2];
     status = session.download(state.candidateSet, candidateImages);
     if (status.ok())
       status = session.download(state.referenceSet, referenceImages);
@@ -536,9 +543,10 @@ private:
       checker.checkIntegrity(b, state.imagesA[b].data(),
                              candidateImages[b].data(), "after-timing");
       if (layout.role == BufferRole::Output) {
-        auto ref = gatherElements(layout, referenceImages[b].data());
-        auto cand = gatherElements(layout, candidateImages[b].data());
-        checker.compareSingleRun(b, 0, ref.data(), cand.data(), "after-timing");
+        std::vector<uint8_t> scratch[2];
+        checker.compareSingleRun(
+            b, 0, packed(layout, referenceImages[b], scratch[0]),
+            packed(layout, candidateImages[b], scratch[1]), "after-timing");
       }
     }
     status = session.upload(state.candidateSet, state.imagesB);
@@ -568,9 +576,10 @@ private:
                              candidateImages[b].data(), "after-timing");
       if (layout.role == BufferRole::Output ||
           layout.role == BufferRole::InOut) {
-        auto ref = gatherElements(layout, referenceImages[b].data());
-        auto cand = gatherElements(layout, candidateImages[b].data());
-        checker.compareSingleRun(b, 1, ref.data(), cand.data(), "after-timing");
+        std::vector<uint8_t> scratch[2];
+        checker.compareSingleRun(
+            b, 1, packed(layout, referenceImages[b], scratch[0]),
+            packed(layout, candidateImages[b], scratch[1]), "after-timing");
       }
     }
     const CheckFindings &findings = checker.findings();
@@ -586,10 +595,21 @@ private:
     return std::nullopt;
   }
 
+  /// The packed elements of an image: in place when contiguous.
+  static const uint8_t *packed(const BufferLayout &layout,
+                               const std::vector<uint8_t> &image,
+                               std::vector<uint8_t> &scratch) {
+    if (layout.contiguous)
+      return image.data() + layout.firstElementByteOffset();
+    scratch = gatherElements(layout, image.data());
+    return scratch.data();
+  }
+
   const VerificationBundle &bundle;
   DeviceSession &session;
   size_t maxExamples;
   ShapeState state;
+  std::vector<std::vector<uint8_t>> readBack[5];
   bool referenceLoaded = false;
   DeviceSession::Kernel reference;
   std::map<int, std::pair<DeviceSession::Kernel, DeviceStatus>> candidates;

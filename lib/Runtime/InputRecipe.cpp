@@ -10,9 +10,12 @@
 
 using namespace llmptx::runtime;
 
-uint8_t llmptx::runtime::guardByte(uint64_t offset) {
-  // Little-endian 0xfff5 repeated: exponent all ones, mantissa non-zero.
-  return (offset & 1) ? 0xff : 0xf5;
+uint8_t llmptx::runtime::guardByte(uint64_t offset, unsigned buffer) {
+  // Little-endian 0xffXX repeated, XX in 0xf1..0xfd: every aligned 2-, 4- or
+  // 8-byte read is a NaN in f16, bf16, f32 and f64 (exponent all ones,
+  // mantissa non-zero). Each buffer has its own XX, so a kernel that copies
+  // one buffer's guard into another's changes it.
+  return (offset & 1) ? 0xff : static_cast<uint8_t>(0xf1 + 2 * (buffer % 7));
 }
 
 uint64_t llmptx::runtime::poisonBits(ElementType type, unsigned run) {
@@ -251,19 +254,29 @@ ValueOrError<std::vector<uint8_t>> llmptx::runtime::generateElements(
   return data;
 }
 
+/// Fills [begin, end) of an image with the guard pattern of its buffer.
+static void fillGuard(std::vector<uint8_t> &image, const BufferLayout &layout,
+                      uint64_t begin, uint64_t end) {
+  for (uint64_t i = begin; i < end; ++i)
+    image[i] = guardByte(i, layout.index);
+}
+
 std::vector<uint8_t>
 llmptx::runtime::buildImage(const BufferLayout &layout,
                             const std::vector<uint8_t> &packedElements) {
   std::vector<uint8_t> image(layout.allocationBytes);
-  for (uint64_t i = 0; i < image.size(); ++i)
-    image[i] = guardByte(i);
   unsigned bytes = layout.elementBytes();
   if (layout.contiguous) {
+    // Only the bytes around the elements need the pattern.
+    uint64_t first = layout.firstElementByteOffset();
+    uint64_t end = first + layout.elementCount * bytes;
+    fillGuard(image, layout, 0, first);
+    fillGuard(image, layout, end, image.size());
     if (!packedElements.empty())
-      std::memcpy(image.data() + layout.firstElementByteOffset(),
-                  packedElements.data(), layout.elementCount * bytes);
+      std::memcpy(image.data() + first, packedElements.data(), end - first);
     return image;
   }
+  fillGuard(image, layout, 0, image.size());
   for (uint64_t i = 0; i < layout.elementCount; ++i)
     std::memcpy(image.data() + layout.elementByteOffset(i),
                 packedElements.data() + i * bytes, bytes);
@@ -276,7 +289,7 @@ llmptx::runtime::buildPoisonedImage(const BufferLayout &layout, unsigned run) {
   std::vector<uint8_t> packed(layout.elementCount * bytes);
   uint64_t poison = poisonBits(layout.element, run);
   for (uint64_t i = 0; i < layout.elementCount; ++i)
-    storeElementBits(layout.element, poison, packed.data() + i * bytes);
+    std::memcpy(packed.data() + i * bytes, &poison, bytes);
   return buildImage(layout, packed);
 }
 

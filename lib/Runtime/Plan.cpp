@@ -287,6 +287,7 @@ static bool planBuffer(ShapeEvaluator &evaluator,
   const BufferSpec &spec = bundle.buffers[index];
   std::string path = "$.buffers[" + std::to_string(index) + "]";
   layout.name = spec.name;
+  layout.index = static_cast<unsigned>(index);
   layout.element = spec.element;
   layout.role = spec.role;
   uint64_t elementBytes = elementByteSize(spec.element);

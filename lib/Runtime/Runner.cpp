@@ -107,6 +107,8 @@ public:
       return died("the worker stopped accepting commands");
     std::string phase = "setup";
     using Clock = std::chrono::steady_clock;
+    // Every message from the worker restarts the watchdog: the limit is per
+    // phase (preparing the images, one kernel run), not per request.
     auto deadline =
         Clock::now() + std::chrono::duration<double>(timeoutSeconds);
     while (true) {
@@ -138,6 +140,7 @@ public:
       if (!message || !message->is_object())
         continue; // not a protocol line
       std::string event = message->value("event", "");
+      deadline = Clock::now() + std::chrono::duration<double>(timeoutSeconds);
       if (event == "phase") {
         phase = message->value("who", "setup");
         continue;
@@ -365,12 +368,16 @@ private:
       return false;
     case WorkerOutcome::Kind::Timeout:
     case WorkerOutcome::Kind::Died:
-      if (outcome.phase == "reference") {
-        result.error = "the reference " +
+      // Only a candidate's own phase makes a candidate verdict; a worker
+      // that hangs or dies preparing or running the reference fails the
+      // bundle.
+      if (outcome.phase != "candidate") {
+        result.error = "the worker " +
                        std::string(outcome.kind == WorkerOutcome::Kind::Timeout
                                        ? "timed out"
-                                       : "crashed") +
-                       ": " + outcome.message;
+                                       : "died") +
+                       " while the " + outcome.phase +
+                       " phase ran: " + outcome.message;
         return false;
       }
       entry.verdict = outcome.kind == WorkerOutcome::Kind::Timeout

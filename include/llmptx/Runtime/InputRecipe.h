@@ -20,10 +20,12 @@
 
 namespace llmptx::runtime {
 
-/// The guard byte at allocation offset `offset`. Every naturally aligned
-/// 2-, 4- or 8-byte read of the pattern is a NaN in f16, bf16, f32 and f64,
-/// so a kernel that reads past a buffer poisons its own result.
-uint8_t guardByte(uint64_t offset);
+/// The guard byte at allocation offset `offset` of buffer number `buffer`.
+/// Every naturally aligned 2-, 4- or 8-byte read of the pattern is a NaN in
+/// f16, bf16, f32 and f64, so a kernel that reads past a buffer poisons its
+/// own result; the pattern differs between buffers, so copying one
+/// buffer's guard bytes into another's is caught too.
+uint8_t guardByte(uint64_t offset, unsigned buffer);
 
 /// The two poison bit patterns of an element type: run 0 uses a signalling
 /// NaN with a payload (floats), run 1 a finite sentinel; integers get two

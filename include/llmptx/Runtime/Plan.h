@@ -41,6 +41,8 @@ inline constexpr uint64_t kMaxAlignment = 256;
 
 struct BufferLayout {
   std::string name;
+  /// Position in the bundle's buffer list.
+  unsigned index = 0;
   ElementType element = ElementType::F32;
   BufferRole role = BufferRole::Input;
   std::vector<int64_t> sizes;

@@ -226,7 +226,7 @@ TEST(ShapeCheckerTest, WritingPastTheEndIsOutOfBounds) {
   const ElementReport &report = findings.outOfBoundsExamples.front();
   EXPECT_EQ(report.buffer, "c");
   EXPECT_EQ(report.index, (std::vector<int64_t>{97}));
-  EXPECT_EQ(report.expected, "0xfff5fff5");
+  EXPECT_EQ(report.expected, "0xfff5fff5"); // c is buffer 2
   EXPECT_EQ(report.got, "0x3f800000");
   EXPECT_EQ(findings.outOfBounds, 8u); // 4 bytes in each run
 }
@@ -240,6 +240,19 @@ TEST(ShapeCheckerTest, WritingBeforeTheFirstElementIsOutOfBounds) {
   EXPECT_EQ(findings.verdict(), Verdict::OutOfBoundsWrite);
   EXPECT_EQ(findings.outOfBoundsExamples.front().index,
             (std::vector<int64_t>{-1}));
+}
+
+TEST(ShapeCheckerTest, CopyingAGuardIntoAnotherIsCaught) {
+  // A copy kernel without a bounds check moves a's guard bytes into c's.
+  EntrySimulation sim(vaddBundle());
+  CheckFindings findings = sim.check([&](auto &images, unsigned r) {
+    sim.reference(images, r);
+    const BufferLayout &a = sim.plan.buffers[0], &c = sim.plan.buffers[2];
+    std::memcpy(images[2].data() + c.elementByteOffset(97),
+                images[0].data() + a.elementByteOffset(97), 4);
+  });
+  EXPECT_EQ(findings.verdict(), Verdict::OutOfBoundsWrite);
+  EXPECT_EQ(findings.outOfBoundsExamples.front().got, "0xfff1fff1");
 }
 
 TEST(ShapeCheckerTest, ModifiedInputIsReported) {

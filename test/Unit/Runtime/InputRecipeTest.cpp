@@ -229,18 +229,23 @@ TEST(InputRecipeTest, ConstantsZerosAndCopies) {
 }
 
 TEST(InputRecipeTest, GuardPatternIsNaNInEveryFloatType) {
-  uint8_t guard[8];
-  for (int i = 0; i < 8; ++i)
-    guard[i] = guardByte(static_cast<uint64_t>(i));
-  for (int offset = 0; offset < 8; offset += 2)
-    EXPECT_TRUE(isNaNBits(ElementType::F16,
-                          loadElementBits(ElementType::F16, guard + offset)));
-  EXPECT_TRUE(
-      isNaNBits(ElementType::BF16, loadElementBits(ElementType::BF16, guard)));
-  EXPECT_TRUE(isNaNBits(ElementType::F32,
-                        loadElementBits(ElementType::F32, guard + 4)));
-  EXPECT_TRUE(
-      isNaNBits(ElementType::F64, loadElementBits(ElementType::F64, guard)));
+  for (unsigned buffer = 0; buffer < 9; ++buffer) {
+    uint8_t guard[8];
+    for (int i = 0; i < 8; ++i)
+      guard[i] = guardByte(static_cast<uint64_t>(i), buffer);
+    for (int offset = 0; offset < 8; offset += 2)
+      EXPECT_TRUE(isNaNBits(ElementType::F16,
+                            loadElementBits(ElementType::F16, guard + offset)));
+    EXPECT_TRUE(isNaNBits(ElementType::BF16,
+                          loadElementBits(ElementType::BF16, guard)));
+    EXPECT_TRUE(isNaNBits(ElementType::F32,
+                          loadElementBits(ElementType::F32, guard + 4)));
+    EXPECT_TRUE(
+        isNaNBits(ElementType::F64, loadElementBits(ElementType::F64, guard)));
+  }
+  // Neighbouring buffers differ.
+  for (unsigned buffer = 0; buffer < 6; ++buffer)
+    EXPECT_NE(guardByte(0, buffer), guardByte(0, buffer + 1));
 }
 
 TEST(InputRecipeTest, TwoDifferentPoisonsPerType) {
@@ -280,7 +285,7 @@ TEST(InputRecipeTest, ImagesScatterAndGatherElements) {
   std::vector<uint8_t> mask = a.elementMask();
   for (size_t i = 0; i < images[0].size(); ++i) {
     if (!mask[i]) {
-      ASSERT_EQ(images[0][i], guardByte(i)) << i;
+      ASSERT_EQ(images[0][i], guardByte(i, 0)) << i;
     }
   }
   // The output is poison 1 everywhere.
