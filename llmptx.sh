@@ -47,14 +47,13 @@ example() {
   local out="$BUILD_DIR/example"
   mkdir -p "$out"
   local cmd=("$BUILD_DIR/bin/llmptx-opt" docs/examples/kernels.mlir
-             "--llm-lower=provider=replay cache=read cache-dir=docs/examples/cache verify=compile report=$out/report.json"
+             "--llm-lower=provider=replay model=curated cache=read cache-dir=docs/examples/cache verify=compile report=$out/report.json"
              -o "$out/kernels.out.mlir")
   echo "llmptx: ${cmd[*]}"
   "${cmd[@]}"
   echo
   echo "llmptx: objects of each gpu.binary in $out/kernels.out.mlir:"
-  PYTHONPATH=python python3 -m llmptx.gpu_binary "$out/kernels.out.mlir" --list |
-    cut -c1-200
+  PYTHONPATH=python python3 -m llmptx.gpu_binary "$out/kernels.out.mlir" --summary
   if [ -f "$out/report.json" ]; then
     echo
     echo "llmptx: per-kernel decisions ($out/report.json):"

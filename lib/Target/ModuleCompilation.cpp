@@ -582,7 +582,7 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
         settings.jobs > 0 ? settings.jobs : std::min<unsigned>(tasks, 8);
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(threads));
     for (KernelWork &item : work)
-      for (unsigned sample = 0; sample < settings.samples; ++sample)
+      for (int sample = 0; sample < settings.samples; ++sample)
         pool.async([&, sample, item = &item]() {
           item->samples[sample] =
               searchSample(*item->description, item->spec, StringRef(), sample,

@@ -89,6 +89,24 @@ def parse_objects(text):
             pos = text.find(_OBJECT_START, end, list_end)
 
 
+def summarize(header, payload):
+    """slot=..., source=..., bytes, and kernel=source pairs of an object."""
+    def prop(key):
+        match = re.search(r'\b%s = "([^"]*)"' % re.escape(key), header)
+        return match.group(1) if match else '?'
+    kernels = re.findall(r'(\w+) = \{(?:attempts = \d+ : i64, )?'
+                         r'(?:candidate = "(\w+)", )?[^{}]*?source = "(\w+)"',
+                         header)
+    parts = ['slot=%s' % prop('llmgen.slot'),
+             'source=%s' % prop('llmgen.source'),
+             '%d bytes' % len(payload)]
+    if kernels:
+        parts.append('kernels: ' + ', '.join(
+            '@%s=%s%s' % (k, src, '(%s)' % cand if cand else '')
+            for k, cand, src in kernels))
+    return ' '.join(parts)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('input', help='MLIR file ("-" for stdin)')
@@ -98,12 +116,19 @@ def main(argv=None):
                         help='index of the object (default 0)')
     parser.add_argument('--list', action='store_true',
                         help='list binaries and objects instead')
+    parser.add_argument('--summary', action='store_true',
+                        help='one line per object: slot, source, size and '
+                        'the source of each kernel')
     parser.add_argument('-o', '--output', default='-',
                         help='where to write the payload (default stdout)')
     args = parser.parse_args(argv)
 
     text = sys.stdin.read() if args.input == '-' else open(args.input).read()
     objects = list(parse_objects(text))
+    if args.summary:
+        for name, index, header, payload in objects:
+            print('%s[%d] %s' % (name, index, summarize(header, payload)))
+        return 0
     if args.list:
         for name, index, header, payload in objects:
             print('%s[%d] %d bytes: %s' % (name, index, len(payload),

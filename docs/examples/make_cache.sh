@@ -1,0 +1,14 @@
+#!/bin/sh
+# Regenerates docs/examples/cache: runs llm-lower on kernels.mlir with the
+# exec provider answering from the curated PTX in answers/ (written by the
+# project, model name "curated"). Run it after a change to the prompt
+# templates or to kernels.mlir; test/Examples checks the cache still hits.
+set -eu
+cd "$(dirname "$0")/../.."
+rm -rf docs/examples/cache
+PYTHONPATH=python \
+LLMPTX_EXEC_COMMAND="python3 -m llmptx.scripted_model --answers docs/examples/answers" \
+  build/bin/llmptx-opt docs/examples/kernels.mlir \
+    --llm-lower="provider=exec model=curated cache=readwrite cache-dir=docs/examples/cache repairs=0" \
+    -o /dev/null
+ls docs/examples/cache
