@@ -36,6 +36,7 @@
 #include <csignal>
 #include <functional>
 #include <thread>
+#include <time.h>
 
 using namespace llvm;
 using namespace llmptx::llm;
@@ -54,35 +55,86 @@ using Clock = std::chrono::steady_clock;
 
 struct Stats {
   double median, p90, mean;
+  /// Median CPU time of the calling thread: the layer's own work, without
+  /// the time spent waiting for the server or a child process.
+  double cpuMedian;
 };
 
-Stats summarize(std::vector<double> micros) {
+double threadCpuMicros() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec * 1e6 + now.tv_nsec / 1e3;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+Stats summarize(std::vector<double> micros, std::vector<double> cpu) {
   std::sort(micros.begin(), micros.end());
   double sum = 0;
   for (double value : micros)
     sum += value;
   return {micros[micros.size() / 2], micros[micros.size() * 9 / 10],
-          sum / micros.size()};
+          sum / micros.size(), median(std::move(cpu))};
 }
+
+struct Timed {
+  std::vector<double> wall, cpu;
+  void run(const std::function<void(unsigned)> &body, unsigned i) {
+    double cpuStart = threadCpuMicros();
+    auto start = Clock::now();
+    body(i);
+    wall.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - start)
+            .count());
+    cpu.push_back(threadCpuMicros() - cpuStart);
+  }
+  Stats stats() const { return summarize(wall, cpu); }
+};
 
 Stats measure(unsigned count, const std::function<void(unsigned)> &body) {
   // Warm-up: first connections, page cache, lazy symbol binding.
   for (unsigned i = 0; i < std::min(count, 5u); ++i)
     body(count + i);
-  std::vector<double> micros;
-  for (unsigned i = 0; i < count; ++i) {
-    auto start = Clock::now();
-    body(i);
-    micros.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - start)
-            .count());
+  Timed timed;
+  for (unsigned i = 0; i < count; ++i)
+    timed.run(body, i);
+  return timed.stats();
+}
+
+struct Paired {
+  Stats first, second;
+  /// Medians of the per-pair differences second - first.
+  double wallDelta, cpuDelta;
+};
+
+/// Times \p first and \p second alternately, so that drift in the machine's
+/// load hits both the same way, and reports the median of the differences.
+Paired measurePair(unsigned count, const std::function<void(unsigned)> &first,
+                   const std::function<void(unsigned)> &second) {
+  for (unsigned i = 0; i < std::min(count, 5u); ++i) {
+    first(count + i);
+    second(count + i);
   }
-  return summarize(std::move(micros));
+  Timed a, b;
+  for (unsigned i = 0; i < count; ++i) {
+    a.run(first, i);
+    b.run(second, i);
+  }
+  std::vector<double> wall, cpu;
+  for (unsigned i = 0; i < count; ++i) {
+    wall.push_back(b.wall[i] - a.wall[i]);
+    cpu.push_back(b.cpu[i] - a.cpu[i]);
+  }
+  return {a.stats(), b.stats(), median(std::move(wall)),
+          median(std::move(cpu))};
 }
 
 void printRow(StringRef name, const Stats &stats) {
-  outs() << formatv("{0,-44} {1,10:f1} {2,10:f1} {3,10:f1}\n", name,
-                    stats.median, stats.p90, stats.mean);
+  outs() << formatv("{0,-40} {1,9:f1} {2,9:f1} {3,9:f1} {4,9:f1}\n", name,
+                    stats.median, stats.p90, stats.mean, stats.cpuMedian);
 }
 
 size_t discard(char *, size_t size, size_t count, void *) {
@@ -223,15 +275,11 @@ int main(int argc, char **argv) {
   outs() << formatv("llmptx LLM layer benchmark: {0} iterations each, prompt "
                     "{1} bytes, reply {2} bytes, mock server on {3}\n",
                     n, promptBytes, ptx.size(), baseUrl);
-  outs() << formatv("{0,-44} {1,10} {2,10} {3,10}\n", "measurement (us)",
-                    "median", "p90", "mean");
+  outs() << formatv("{0,-40} {1,9} {2,9} {3,9} {4,9}\n", "measurement (us)",
+                    "median", "p90", "mean", "cpu");
 
   curl_global_init(CURL_GLOBAL_DEFAULT);
   std::string body = requestToJson(requestFor(0));
-  Stats bare = measure(
-      n, [&](unsigned) { barePost(baseUrl + "/chat/completions", body); });
-  printRow("bare libcurl POST (floor)", bare);
-
   config.cacheMode = CacheMode::Off;
   auto uncached = createProvider(config);
   if (!uncached) {
@@ -239,9 +287,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool allOk = true;
-  Stats provider = measure(
-      n, [&](unsigned i) { allOk &= (*uncached)->complete(requestFor(i)).ok; });
-  printRow("openai provider, cache off", provider);
+  Paired http = measurePair(
+      n, [&](unsigned) { barePost(baseUrl + "/chat/completions", body); },
+      [&](unsigned i) { allOk &= (*uncached)->complete(requestFor(i)).ok; });
+  printRow("bare libcurl POST (floor)", http.first);
+  printRow("openai provider, cache off", http.second);
 
   config.cacheMode = CacheMode::ReadWrite;
   auto cached = createProvider(config);
@@ -281,22 +331,24 @@ int main(int argc, char **argv) {
     return 1;
   }
   unsigned execCount = std::max(1u, n / 4);
-  Stats bareSpawn = measure(execCount, [&](unsigned) {
-    StringRef args[] = {"/bin/sh", "-c", command};
-    std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
-                                            StringRef("")};
-    sys::ExecuteAndWait("/bin/sh", args, std::nullopt, redirects);
-  });
-  printRow("bare /bin/sh spawn (floor)", bareSpawn);
-  Stats execStats = measure(execCount, [&](unsigned i) {
-    allOk &= (*exec)->complete(requestFor(i)).ok;
-  });
-  printRow("exec provider, cache off", execStats);
+  Paired spawn = measurePair(
+      execCount,
+      [&](unsigned) {
+        StringRef args[] = {"/bin/sh", "-c", command};
+        std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
+                                                StringRef("")};
+        sys::ExecuteAndWait("/bin/sh", args, std::nullopt, redirects);
+      },
+      [&](unsigned i) { allOk &= (*exec)->complete(requestFor(i)).ok; });
+  printRow("bare /bin/sh spawn (floor)", spawn.first);
+  printRow("exec provider, cache off", spawn.second);
 
-  outs() << formatv("per-request overhead of the layer (median): openai {0:f1} "
-                    "us over a bare POST, exec {1:f1} us over a bare spawn\n",
-                    provider.median - bare.median,
-                    execStats.median - bareSpawn.median);
+  outs() << formatv("per-request overhead of the layer (median of paired "
+                    "differences): openai {0:f1} us CPU, {1:f1} us wall over a "
+                    "bare POST; exec {2:f1} us CPU, {3:f1} us wall over a bare "
+                    "spawn\n",
+                    http.cpuDelta, http.wallDelta, spawn.cpuDelta,
+                    spawn.wallDelta);
   outs() << formatv("cache-hit latency (median): {0:f1} us (openai), {1:f1} "
                     "us (replay)\n",
                     hit.median, replayHit.median);

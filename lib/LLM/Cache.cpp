@@ -138,7 +138,8 @@ Expected<CacheEntry> CompletionCache::readEntryFile(StringRef path,
 CompletionCache::Lookup
 CompletionCache::lookup(const CompletionRequest &request) const {
   Lookup result;
-  std::string key = computeCacheKey(request);
+  result.key = computeCacheKey(request);
+  const std::string &key = result.key;
   std::string path = pathForKey(key);
   if (!sys::fs::exists(path))
     return result;

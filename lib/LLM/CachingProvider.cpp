@@ -67,9 +67,11 @@ public:
     std::vector<std::string> warnings;
     std::string key;
     try {
-      key = computeCacheKey(request);
-      if (config.cacheMode != CacheMode::Off) {
+      if (config.cacheMode == CacheMode::Off) {
+        key = computeCacheKey(request);
+      } else {
         CompletionCache::Lookup found = cache.lookup(request);
+        key = found.key;
         if (found.status == CompletionCache::LookupStatus::Hit) {
           Completion completion = completionFromEntry(found.entry);
           completion.wallMs = millisecondsSince(start);
@@ -124,8 +126,8 @@ public:
     completion.provider = "replay";
     try {
       CompletionRequest request = withEffectiveModel(original, config);
-      completion.cacheKey = computeCacheKey(request);
       CompletionCache::Lookup found = cache.lookup(request);
+      completion.cacheKey = found.key;
       switch (found.status) {
       case CompletionCache::LookupStatus::Hit:
         completion = completionFromEntry(found.entry);

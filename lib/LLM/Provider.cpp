@@ -98,6 +98,14 @@ ProviderConfig ProviderConfig::fromEnvironment() {
     config.cacheDir = *value;
   if (auto value = environment("LLMPTX_BATCH_EXPORT"))
     config.batchExportPath = *value;
+  if (auto value = environment("LLMPTX_MAX_TOKENS_FIELD")) {
+    if (*value == "max_tokens" || *value == "max_completion_tokens")
+      config.maxTokensField = *value;
+    else
+      config.configErrors.push_back(
+          "LLMPTX_MAX_TOKENS_FIELD='" + *value +
+          "' (expected max_tokens or max_completion_tokens)");
+  }
   if (auto value = environment("LLMPTX_CACHE")) {
     auto mode = parseCacheMode(*value);
     if (mode)

@@ -170,6 +170,10 @@ class MockServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "llmptx-mock/1"
+    # Headers and body go out as separate writes; with Nagle on, the body
+    # would wait for the client's delayed ACK and every reply would take
+    # milliseconds longer than the server's work.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):
         # The request log replaces the default stderr chatter.

@@ -52,6 +52,8 @@ public:
   enum class LookupStatus { Hit, Miss, Corrupt };
   struct Lookup {
     LookupStatus status = LookupStatus::Miss;
+    /// The request's key, whatever the status.
+    std::string key;
     CacheEntry entry;
     /// Corrupt: what is wrong, with the file's path.
     std::string problem;

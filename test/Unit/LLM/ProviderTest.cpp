@@ -302,10 +302,11 @@ TEST(ProviderTest, EnvironmentFillsTheConfig) {
   setenv("LLMPTX_CACHE", "read", 1);
   setenv("LLMPTX_RETRY_BASE_MS", "7", 1);
   setenv("LLMPTX_TIMEOUT_S", "-1", 1);
+  setenv("LLMPTX_MAX_TOKENS_FIELD", "max_completion_tokens", 1);
   ProviderConfig config = ProviderConfig::fromEnvironment();
   for (const char *name :
        {"LLMPTX_PROVIDER", "LLMPTX_MODEL", "LLMPTX_BASE_URL", "LLMPTX_CACHE",
-        "LLMPTX_RETRY_BASE_MS", "LLMPTX_TIMEOUT_S"})
+        "LLMPTX_RETRY_BASE_MS", "LLMPTX_TIMEOUT_S", "LLMPTX_MAX_TOKENS_FIELD"})
     unsetenv(name);
   EXPECT_EQ(config.kind, "anthropic");
   EXPECT_EQ(config.model, "claude-x");
@@ -313,6 +314,7 @@ TEST(ProviderTest, EnvironmentFillsTheConfig) {
   EXPECT_EQ(config.cacheMode, CacheMode::Read);
   EXPECT_EQ(config.retryBaseMs, 7u);
   EXPECT_EQ(config.totalTimeoutS, 300);
+  EXPECT_EQ(config.maxTokensField, "max_completion_tokens");
   ASSERT_EQ(config.configErrors.size(), 1u);
   EXPECT_EQ(config.configErrors[0],
             "LLMPTX_TIMEOUT_S='-1' is not a positive number of seconds");
