@@ -318,6 +318,7 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx) {
       kernel.source = record.getAs<StringAttr>("source").getValue().str();
       auto type = record.getAs<TypeAttr>("function_type");
       auto access = record.getAs<ArrayAttr>("access");
+      auto alignment = record.getAs<DenseI64ArrayAttr>("align");
       if (type) {
         auto function = cast<FunctionType>(type.getValue());
         for (auto [index, input] : llvm::enumerate(function.getInputs())) {
@@ -325,6 +326,8 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx) {
           if (access && index < access.size())
             usage = cast<StringAttr>(access[index]).getValue();
           kernel.args.push_back(describeArgument(input, usage));
+          if (alignment && index < static_cast<size_t>(alignment.size()))
+            kernel.args.back().alignment = alignment[index];
         }
       }
     } else {

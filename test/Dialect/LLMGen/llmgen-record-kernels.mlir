@@ -4,8 +4,8 @@
 // functions are not.
 // CHECK-LABEL: gpu.module @kernels
 // CHECK-SAME: llmgen.kernels = {
-// CHECK-SAME: copy = {access = ["read", "write", "none"], function_type = (memref<?xf32>, memref<8x?xf32, strided<[?, 1], offset: ?>>, memref<4xi32>) -> ()
-// CHECK-SAME: scale = {access = ["readwrite", "value"], function_type = (memref<?xf32>, f32) -> (), source = "gpu.func @scale(%arg0: memref<?xf32>, %arg1: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>, llmgen.spec = \22scale in place\22} {\0A
+// CHECK-SAME: copy = {access = ["read", "write", "none"], align = array<i64: 16, 8, 0>, function_type = (memref<?xf32>, memref<8x?xf32, strided<[?, 1], offset: ?>>, memref<4xi32>) -> ()
+// CHECK-SAME: scale = {access = ["readwrite", "value"], align = array<i64: 0, 0>, function_type = (memref<?xf32>, f32) -> (), source = "gpu.func @scale(%arg0: memref<?xf32>, %arg1: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>, llmgen.spec = \22scale in place\22} {\0A
 // CHECK-SAME: memref.store
 // CHECK-NOT: helper = {
 // CHECK: gpu.func @scale
@@ -21,13 +21,16 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     // Writes through a subview count as writes of the argument.
-    gpu.func @copy(%src: memref<?xf32>,
+    // llvm.align states 16-byte alignment of %src, memref.assume_alignment
+    // 8-byte alignment of %dst (whose writes go through the assumption).
+    gpu.func @copy(%src: memref<?xf32> {llvm.align = 16 : i64},
                    %dst: memref<8x?xf32, strided<[?, 1], offset: ?>>,
                    %unused: memref<4xi32>) kernel {
       %i = gpu.thread_id x
       %c0 = arith.constant 0 : index
       %v = memref.load %src[%i] : memref<?xf32>
-      %row = memref.subview %dst[0, 0] [1, 4] [1, 1] : memref<8x?xf32, strided<[?, 1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
+      %d = memref.assume_alignment %dst, 8 : memref<8x?xf32, strided<[?, 1], offset: ?>>
+      %row = memref.subview %d[0, 0] [1, 4] [1, 1] : memref<8x?xf32, strided<[?, 1], offset: ?>> to memref<4xf32, strided<[1], offset: ?>>
       memref.store %v, %row[%c0] : memref<4xf32, strided<[1], offset: ?>>
       gpu.return
     }

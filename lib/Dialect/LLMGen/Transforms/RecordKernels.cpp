@@ -37,7 +37,9 @@ struct Access {
 static void collectAccess(Value memref, Access &access) {
   for (OpOperand &use : memref.getUses()) {
     Operation *user = use.getOwner();
-    if (isa<memref::LoadOp>(user)) {
+    if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user)) {
+      collectAccess(assume.getResult(), access);
+    } else if (isa<memref::LoadOp>(user)) {
       access.read = true;
     } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
       if (store.getMemRef() == memref)
@@ -64,6 +66,20 @@ static void collectAccess(Value memref, Access &access) {
       access.read = access.written = true;
     }
   }
+}
+
+/// The alignment in bytes the kernel states for the aligned pointer of
+/// argument `index`: `llvm.align` on the argument or a
+/// `memref.assume_alignment` of it (the largest); 0 when it states none.
+static int64_t statedAlignment(gpu::GPUFuncOp func, unsigned index) {
+  int64_t alignment = 0;
+  if (auto attr = func.getArgAttrOfType<IntegerAttr>(index, "llvm.align"))
+    alignment = attr.getInt();
+  Value arg = func.getArgument(index);
+  for (Operation *user : arg.getUsers())
+    if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user))
+      alignment = std::max<int64_t>(alignment, assume.getAlignment());
+  return alignment;
 }
 
 static StringRef accessName(const Access &access) {
@@ -98,7 +114,9 @@ struct LLMGenRecordKernelsPass
         func->print(os, OpPrintingFlags().useLocalScope());
 
         SmallVector<Attribute> access;
+        SmallVector<int64_t> alignment;
         for (BlockArgument arg : func.getArguments()) {
+          alignment.push_back(statedAlignment(func, arg.getArgNumber()));
           if (!isa<BaseMemRefType>(arg.getType())) {
             access.push_back(builder.getStringAttr("value"));
             continue;
@@ -113,8 +131,9 @@ struct LLMGenRecordKernelsPass
                 {builder.getNamedAttr("source", builder.getStringAttr(source)),
                  builder.getNamedAttr("function_type",
                                       TypeAttr::get(func.getFunctionType())),
-                 builder.getNamedAttr("access",
-                                      builder.getArrayAttr(access))})));
+                 builder.getNamedAttr("access", builder.getArrayAttr(access)),
+                 builder.getNamedAttr(
+                     "align", builder.getDenseI64ArrayAttr(alignment))})));
       }
       if (!kernels.empty())
         module->setAttr(kKernelsAttrName, builder.getDictionaryAttr(kernels));

@@ -130,8 +130,11 @@ def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
     original signature (memref types and layouts), from which the ABI roles
     of the lowered parameters follow; and `access`, per argument `read`,
     `write`, `readwrite` or `none` for memrefs (`value` for scalars), which
-    tells verification which buffers are outputs. Modules already recorded
-    are left alone.
+    tells verification which buffers are outputs; and `align`, per argument
+    the alignment in bytes the kernel states for its aligned pointer
+    (`llvm.align` on the argument or `memref.assume_alignment`; 0 for none),
+    the only alignment a candidate may rely on. Modules already recorded are
+    left alone.
 
     Before:
     ```mlir
@@ -143,6 +146,7 @@ def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
     ```mlir
     gpu.module @kernels attributes {llmgen.kernels = {
         vadd = {access = ["read", "read", "write", "value"],
+                align = array<i64: 16, 0, 0, 0>,
                 function_type = (memref<?xf32>, ...) -> (),
                 source = "gpu.func @vadd(%a: memref<?xf32>, ...) kernel {...}"}}} {
       gpu.func @vadd(%a: memref<?xf32>, ...) kernel { ... }
