@@ -1,5 +1,4 @@
-//===- HttpTransport.h - POST with timeouts, retries, bounds (private) -*- C++
-//-*-===//
+//===- HttpTransport.h - POST with timeouts and retries ---------*- C++ -*-===//
 //
 // One libcurl easy handle per attempt; the provider's RequestGate bounds the
 // attempts in flight and holds every thread back while a 429's Retry-After

@@ -1,5 +1,4 @@
-//===- ProviderKinds.h - Constructors of each provider kind (private) -*- C++
-//-*-===//
+//===- ProviderKinds.h - Constructors of the provider kinds -----*- C++ -*-===//
 
 #ifndef LLMPTX_LIB_LLM_PROVIDERKINDS_H
 #define LLMPTX_LIB_LLM_PROVIDERKINDS_H

@@ -1,5 +1,4 @@
-//===- Wire.h - JSON bodies the layer sends and stores (private) -*- C++
-//-*-===//
+//===- Wire.h - JSON the layer sends and stores -----------------*- C++ -*-===//
 //
 // Private to LLMPTXLLM, which is compiled with exceptions: nlohmann types
 // never reach a public header, and every parse goes through parseJson so no

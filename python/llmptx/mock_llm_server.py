@@ -4,7 +4,7 @@
 It serves the OpenAI chat-completions route (``/v1/chat/completions``) and
 the Anthropic Messages route (``/v1/messages``) from one ordered script, and
 records every request it received (method, path, headers, body, arrival time,
-requests in flight) as one JSON line each in ``--log``. Tests use it to
+requests received and not yet answered, this one included) as one JSON line each in ``--log``. Tests use it to
 exercise the LLM layer's real HTTP code: rate limits, server errors, slow
 and malformed replies, huge bodies, authentication failures.
 
@@ -152,9 +152,17 @@ class MockServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
                 with open(self.log_path, "a", encoding="utf-8") as log:
                     log.write(json.dumps(record, sort_keys=True) + "\n")
 
-    def end(self):
+    def answering(self):
+        """The reply is about to go out: the request no longer counts as in
+        flight. Counting it until the handler returns would overlap with the
+        client's next request (the client may get the reply and send again
+        before this thread runs on), so the count here never exceeds the
+        client's own concurrency."""
         with self.lock:
             self.in_flight -= 1
+
+    def end(self):
+        with self.lock:
             self.answered += 1
             self.last_activity = time.monotonic()
             done = self.max_requests and self.answered >= self.max_requests
@@ -201,8 +209,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "body": body,
         }
         self.server.begin(record)
+        step = self.server.script.take()
+        time.sleep(float(step.get("delay", 0)))
+        self.server.answering()
         try:
-            self.reply(self.server.script.take(), body)
+            self.reply(step, body)
         except (BrokenPipeError, ConnectionResetError):
             # The client gave up (timeout, size limit); that is the point
             # of some scripts.
@@ -211,7 +222,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.server.end()
 
     def reply(self, step, request):
-        time.sleep(float(step.get("delay", 0)))
         if step.get("close"):
             self.close_connection = True
             self.connection.shutdown(2)

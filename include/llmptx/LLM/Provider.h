@@ -1,5 +1,4 @@
-//===- Provider.h - Chat-completion providers behind one interface -*- C++
-//-*-===//
+//===- Provider.h - Providers behind one interface --------------*- C++ -*-===//
 //
 // The model is a remote, slow, flaky and costly dependency. A Provider turns
 // a CompletionRequest into a Completion; createProvider wraps every provider
@@ -105,7 +104,8 @@ struct ProviderConfig {
   std::string anthropicVersion = "2023-06-01";
   /// replay: append every miss to this OpenAI batch JSONL file.
   std::string batchExportPath;
-  /// Receives progress lines (retries, waits); they are already redacted.
+  /// Receives progress lines (retries, waits), already redacted; called from
+  /// the threads that call complete(), so it must be thread-safe.
   std::function<void(llvm::StringRef)> log;
   /// Values from the environment that could not be used; createProvider
   /// fails with them rather than guessing.

@@ -1,5 +1,4 @@
-//===- MockServer.h - Start the loopback mock LLM server for a test -*- C++
-//-*-===//
+//===- MockServer.h - Loopback mock LLM server for tests --------*- C++ -*-===//
 //
 // Runs python/llmptx/mock_llm_server.py as a child process on an ephemeral
 // port with a given script, and reads its request log back. The server

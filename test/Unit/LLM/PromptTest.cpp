@@ -1,5 +1,4 @@
-//===- PromptTest.cpp - Versioned prompt templates
-//-------------------------===//
+//===- PromptTest.cpp - Versioned prompt templates ------------------------===//
 
 #include "llmptx/LLM/Prompt.h"
 
