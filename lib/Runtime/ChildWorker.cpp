@@ -451,9 +451,11 @@ private:
     api.cuEventCreate(&events[0], 0);
     api.cuEventCreate(&events[1], 0);
 
+    // Both kernels run on the same buffers while timed: two allocations
+    // can differ in speed by themselves (0.7% between two copies of the
+    // reference was seen on an H200), which would be charged to the
+    // candidate.
     status = session.upload(state.candidateSet, state.imagesA);
-    if (status.ok())
-      status = session.upload(state.referenceSet, state.imagesA);
     if (!status.ok())
       return candidateFailed(result, status);
 
@@ -466,7 +468,7 @@ private:
           isCandidate ? session.launch(candidateKernelHandle, candidateDims,
                                        plan, state.candidateSet, stream, false)
                       : session.launch(referenceHandle, referenceDims, plan,
-                                       state.referenceSet, stream, false);
+                                       state.candidateSet, stream, false);
       if (!launched.ok())
         return launched;
       api.cuEventRecord(events[1], stream);
@@ -529,26 +531,11 @@ private:
     timing.speedup = estimateSpeedup(referenceMs, candidateMs);
     timing.l2FlushBytes = flushBytes;
 
-    // Correctness again: first what the timed runs left behind, then a
-    // fresh run of both on newly poisoned outputs.
+    // Correctness again, after a thousand launches: a fresh run of both on
+    // newly poisoned outputs (a candidate that keeps state between
+    // launches shows here).
     ShapeChecker checker(bundle, plan, maxExamples);
     auto &candidateImages = readBack[0], &referenceImages = readBack[2];
-    status = session.download(state.candidateSet, candidateImages);
-    if (status.ok())
-      status = session.download(state.referenceSet, referenceImages);
-    if (!status.ok())
-      return candidateFailed(result, status);
-    for (size_t b = 0; b < plan.buffers.size(); ++b) {
-      const BufferLayout &layout = plan.buffers[b];
-      checker.checkIntegrity(b, state.imagesA[b].data(),
-                             candidateImages[b].data(), "after-timing");
-      if (layout.role == BufferRole::Output) {
-        std::vector<uint8_t> scratch[2];
-        checker.compareSingleRun(
-            b, 0, packed(layout, referenceImages[b], scratch[0]),
-            packed(layout, candidateImages[b], scratch[1]), "after-timing");
-      }
-    }
     status = session.upload(state.candidateSet, state.imagesB);
     if (status.ok())
       status = session.upload(state.referenceSet, state.imagesB);

@@ -90,7 +90,11 @@ llmptx::runtime::loadCudaDriverApi(const std::string &library) {
   resolve(api.cuEventCreate, "cuEventCreate", true);
   resolve(api.cuEventRecord, "cuEventRecord", true);
   resolve(api.cuEventSynchronize, "cuEventSynchronize", true);
-  resolve(api.cuEventElapsedTime, "cuEventElapsedTime", true);
+  // CUDA 12.8 added a _v2 (CUDA 13's cuda.h maps to it); older drivers
+  // have only the first version, which means the same for our events.
+  resolve(api.cuEventElapsedTime, "cuEventElapsedTime_v2", false);
+  if (!api.cuEventElapsedTime)
+    resolve(api.cuEventElapsedTime, "cuEventElapsedTime", true);
   resolve(api.cuEventDestroy, "cuEventDestroy_v2", true);
   resolve(api.cuGetErrorName, "cuGetErrorName", true);
   resolve(api.cuGetErrorString, "cuGetErrorString", true);

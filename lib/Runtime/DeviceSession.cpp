@@ -97,27 +97,30 @@ DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
     return status;
   }
   if (driver.cuFuncGetParamInfo) {
-    size_t count = 0;
-    std::string mismatch;
-    for (;; ++count) {
+    // Only indices the ABI has are asked for: probing past the end would
+    // be an API error, which compute-sanitizer reports as an error of the
+    // run. A kernel with more parameters is caught by the PTX signature
+    // check before any launch.
+    for (size_t index = 0; index < paramSizes.size(); ++index) {
       size_t offset = 0, size = 0;
-      if (driver.cuFuncGetParamInfo(kernel.function, count, &offset, &size) !=
-          CUDA_SUCCESS)
-        break;
-      if (count < paramSizes.size() && size != paramSizes[count] &&
-          mismatch.empty())
-        mismatch = "parameter " + std::to_string(count) + " has " +
-                   std::to_string(size) + " bytes, the ABI's has " +
-                   std::to_string(paramSizes[count]);
-    }
-    if (count != paramSizes.size())
-      mismatch = "the loaded kernel has " + std::to_string(count) +
-                 " parameters, the ABI has " +
-                 std::to_string(paramSizes.size());
-    if (!mismatch.empty()) {
-      status.verdict = Verdict::LoadError;
-      status.details = "ABI mismatch of '" + entry + "': " + mismatch;
-      return status;
+      if (driver.cuFuncGetParamInfo(kernel.function, index, &offset, &size) !=
+          CUDA_SUCCESS) {
+        status.verdict = Verdict::LoadError;
+        status.details = "ABI mismatch of '" + entry +
+                         "': the loaded kernel "
+                         "has " +
+                         std::to_string(index) + " parameters, the ABI has " +
+                         std::to_string(paramSizes.size());
+        return status;
+      }
+      if (size != paramSizes[index]) {
+        status.verdict = Verdict::LoadError;
+        status.details = "ABI mismatch of '" + entry + "': parameter " +
+                         std::to_string(index) + " has " +
+                         std::to_string(size) + " bytes, the ABI's has " +
+                         std::to_string(paramSizes[index]);
+        return status;
+      }
     }
   }
   return status;

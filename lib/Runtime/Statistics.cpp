@@ -50,9 +50,9 @@ llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
   estimate.spreadLo = percentile(ratios, 0.1);
   estimate.spreadHi = percentile(ratios, 0.9);
   estimate.suspicious = estimate.speedup > kSuspiciousSpeedup;
-  if (estimate.spreadLo > 1)
+  if (estimate.spreadLo > 1 + kSameMargin)
     estimate.comparison = "faster";
-  else if (estimate.spreadHi < 1)
+  else if (estimate.spreadHi < 1 - kSameMargin)
     estimate.comparison = "slower";
   else
     estimate.comparison = "same";

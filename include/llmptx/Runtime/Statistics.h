@@ -33,12 +33,16 @@ struct SpeedupEstimate {
   double spreadHi = 0;
   /// Above kSuspiciousSpeedup: treated as a bug until explained.
   bool suspicious = false;
-  /// "faster" when even the 10th percentile ratio is above 1, "slower"
-  /// when the 90th is below 1, else "same".
+  /// "faster" when even the 10th percentile ratio is above 1 +
+  /// kSameMargin, "slower" when the 90th is below 1 - kSameMargin, else
+  /// "same".
   std::string comparison;
 };
 
 inline constexpr double kSuspiciousSpeedup = 10.0;
+/// Differences smaller than this fraction count as "same": the same
+/// kernel timed on two different allocations of an H200 differed by 0.7%.
+inline constexpr double kSameMargin = 0.02;
 
 SpeedupEstimate estimateSpeedup(const std::vector<double> &referenceMs,
                                 const std::vector<double> &candidateMs);

@@ -148,6 +148,11 @@ TEST(StatisticsTest, SpeedupAndItsSpread) {
   EXPECT_EQ(noisy.comparison, "same");
   EXPECT_LT(noisy.spreadLo, 1);
   EXPECT_GT(noisy.spreadHi, 1);
+  // A consistent difference below the margin is not a verdict.
+  SpeedupEstimate close =
+      estimateSpeedup({1, 1, 1, 1}, {1.007, 1.005, 1.008, 1.006});
+  EXPECT_LT(close.spreadHi, 1);
+  EXPECT_EQ(close.comparison, "same");
   SpeedupEstimate implausible = estimateSpeedup({11, 11}, {1, 1});
   EXPECT_TRUE(implausible.suspicious);
   EXPECT_EQ(estimateSpeedup({}, {1}).comparison, "unknown");
