@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -39,6 +40,8 @@ static const char *kUsage =
     "                     0, or 2 with the reason when there is no GPU\n"
     "  --plan             check the bundles and print what would run; needs\n"
     "                     no GPU\n"
+    "  --summarize        the arguments are results files: print their\n"
+    "                     summaries (no GPU needed)\n"
     "  --no-timing        skip timing\n"
     "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
     "                     initcheck) on small shapes when it is installed\n"
@@ -129,7 +132,7 @@ int main(int argc, char **argv) {
   RunnerOptions options;
   std::vector<std::string> bundlePaths;
   std::string outputPath;
-  bool probe = false, plan = false, verbose = false;
+  bool probe = false, plan = false, verbose = false, summarize = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &arg = args[i];
     auto value = [&](std::string &out) {
@@ -161,6 +164,8 @@ int main(int argc, char **argv) {
       probe = true;
     } else if (arg == "--plan") {
       plan = true;
+    } else if (arg == "--summarize") {
+      summarize = true;
     } else if (arg == "--no-timing") {
       options.timing = false;
     } else if (arg == "--sanitize") {
@@ -196,6 +201,26 @@ int main(int argc, char **argv) {
   if (!probe && bundlePaths.empty()) {
     std::fputs(kUsage, stderr);
     return 1;
+  }
+
+  if (summarize) {
+    int status = 0;
+    for (const std::string &path : bundlePaths) {
+      std::ifstream file(path, std::ios::binary);
+      std::stringstream text;
+      text << file.rdbuf();
+      auto results = file ? parseResultsJson(text.str())
+                          : ValueOrError<VerificationResults>(
+                                Failure{"cannot open the file"});
+      if (!results) {
+        std::fprintf(stderr, "llmptx-runner: error: %s: %s\n", path.c_str(),
+                     results.error().c_str());
+        status = 1;
+        continue;
+      }
+      std::fputs(formatSummary(*results).c_str(), stdout);
+    }
+    return status;
   }
 
   // Bundles are checked before the GPU is looked for, so a bad bundle is
