@@ -267,6 +267,7 @@ public:
     result.kernel = bundle.kernel;
     result.reference = bundle.reference.name;
     failed.assign(bundle.candidates.size(), false);
+    neverLaunch.assign(bundle.candidates.size(), false);
     for (const KernelObject &candidate : bundle.candidates) {
       CandidateResult entry;
       entry.name = candidate.name;
@@ -350,6 +351,9 @@ private:
         entry.verdict = Verdict::LoadError;
         entry.details = "ABI check: " + *mismatch;
         record(c, std::move(entry));
+        // cuLaunchKernel would read the wrong number of arguments: such a
+        // candidate is never launched, not even with --keep-going.
+        neverLaunch[c] = true;
       }
     }
     return true;
@@ -396,7 +400,7 @@ private:
       for (unsigned v = 0; v < variants; ++v)
         for (size_t c = 0; c < bundle.candidates.size(); ++c) {
           ShapeResult entry = entryFor(s, v, "execution");
-          if (failed[c] && !options.keepGoing) {
+          if (neverLaunch[c] || (failed[c] && !options.keepGoing)) {
             entry.verdict = Verdict::Skipped;
             result.candidates[c].shapes.push_back(std::move(entry));
             continue;
@@ -440,7 +444,7 @@ private:
       sanitizerRan = true;
       for (size_t c = 0; c < bundle.candidates.size(); ++c)
         for (size_t s : shapes) {
-          if (failed[c] && !options.keepGoing)
+          if (neverLaunch[c] || (failed[c] && !options.keepGoing))
             break;
           ShapeResult entry = entryFor(s, variant, tool);
           SanitizerOutcome outcome =
@@ -567,6 +571,7 @@ private:
   WorkerHandle worker;
   BundleResult result;
   std::vector<bool> failed;
+  std::vector<bool> neverLaunch;
 };
 
 } // namespace

@@ -181,11 +181,18 @@ int main(int argc, char **argv) {
     } else if (arg == "--keep-going") {
       options.keepGoing = true;
     } else if (arg == "--device") {
-      double device;
       std::string text;
       value(text);
-      options.device = std::atoi(text.c_str());
-      (void)device;
+      char *end = nullptr;
+      long device = std::strtol(text.c_str(), &end, 10);
+      if (end == text.c_str() || *end || device < 0) {
+        std::fprintf(stderr,
+                     "llmptx-runner: --device needs a device number, "
+                     "got '%s'\n",
+                     text.c_str());
+        return 1;
+      }
+      options.device = static_cast<int>(device);
     } else if (arg == "--libcuda") {
       value(options.cudaLibrary);
     } else if (arg == "--verbose") {
