@@ -107,17 +107,13 @@ llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
   return {};
 }
 
-SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
-                                   const llm::KernelSpec &spec,
-                                   llvm::StringRef measurements,
-                                   unsigned sample, llm::Provider &provider,
-                                   const SearchSettings &settings) {
-  SampleOutcome outcome;
-  llm::Prompt prompt = settings.optimize
-                           ? llm::renderOptimizePrompt(spec, measurements)
-                           : llm::renderTranslatePrompt(spec);
-
-  for (unsigned round = 0; round <= settings.repairs; ++round) {
+/// Asks, validates and repairs from `prompt` at `firstRound` on, until a
+/// candidate passes or the rounds run out.
+static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
+                      unsigned firstRound, unsigned sample,
+                      llm::Provider &provider, const SearchSettings &settings,
+                      SampleOutcome &outcome) {
+  for (unsigned round = firstRound; round <= settings.repairs; ++round) {
     llm::CompletionRequest request;
     request.messages = prompt.messages;
     request.sampling = settings.sampling;
@@ -126,6 +122,7 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
     request.templateVersion = prompt.templateVersion;
     request.label = kernel.name;
     llm::Completion completion = provider.complete(request);
+    outcome.nextRound = round + 1;
 
     Attempt attempt;
     attempt.sample = sample;
@@ -138,6 +135,8 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
     attempt.completionTokens = completion.completionTokens;
     attempt.latencyMs = completion.latencyMs;
     attempt.cacheHit = completion.cacheHit;
+    for (const std::string &warning : completion.warnings)
+      attempt.warnings.push_back(llm::redactSecrets(warning));
 
     auto report = [&](llvm::StringRef what) {
       if (settings.progress)
@@ -151,7 +150,8 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
       attempt.note = llm::redactSecrets(completion.error);
       report("model call failed: " + attempt.note);
       outcome.attempts.push_back(std::move(attempt));
-      return outcome;
+      outcome.providerFailed = true;
+      return;
     }
 
     llm::ExtractedPtx extracted = llm::extractPtx(completion.text);
@@ -180,6 +180,8 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
                                diagnostics.size())
                      .str());
     outcome.attempts.push_back(attempt);
+    outcome.lastPrompt = prompt;
+    outcome.lastAnswer = completion.text;
 
     if (diagnostics.empty()) {
       candidate.sample = sample;
@@ -188,9 +190,38 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
       candidate.model = attempt.model;
       candidate.promptHash = attempt.promptHash;
       outcome.candidate = std::move(candidate);
-      return outcome;
+      return;
     }
     prompt = llm::renderRepairPrompt(prompt, completion.text, diagnostics);
   }
+}
+
+SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
+                                   const llm::KernelSpec &spec,
+                                   llvm::StringRef measurements,
+                                   unsigned sample, llm::Provider &provider,
+                                   const SearchSettings &settings) {
+  SampleOutcome outcome;
+  llm::Prompt prompt = settings.optimize
+                           ? llm::renderOptimizePrompt(spec, measurements)
+                           : llm::renderTranslatePrompt(spec);
+  runRounds(kernel, std::move(prompt), 0, sample, provider, settings, outcome);
   return outcome;
+}
+
+void llmptx::continueSample(const KernelDescription &kernel,
+                            SampleOutcome &outcome, llvm::StringRef feedback,
+                            unsigned sample, llm::Provider &provider,
+                            const SearchSettings &settings) {
+  if (outcome.providerFailed || outcome.nextRound > settings.repairs ||
+      outcome.lastPrompt.messages.empty())
+    return;
+  llm::Prompt prompt = llm::renderMismatchPrompt(outcome.lastPrompt,
+                                                 outcome.lastAnswer, feedback);
+  if (outcome.candidate) {
+    outcome.rejected.push_back(std::move(*outcome.candidate));
+    outcome.candidate.reset();
+  }
+  runRounds(kernel, std::move(prompt), outcome.nextRound, sample, provider,
+            settings, outcome);
 }

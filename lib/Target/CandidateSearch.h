@@ -52,6 +52,9 @@ struct Attempt {
   std::vector<std::string> diagnostics;
   std::vector<std::string> fixes;
   std::string note; ///< Extraction note or provider error.
+  /// Problems that did not fail the call (a corrupt cache entry ignored, an
+  /// entry not written, an answer cut off at the token limit).
+  std::vector<std::string> warnings;
   std::string model;
   std::string promptHash;
   unsigned promptTokens = 0, completionTokens = 0;
@@ -84,6 +87,16 @@ struct Candidate {
 struct SampleOutcome {
   std::vector<Attempt> attempts;
   std::optional<Candidate> candidate;
+  /// Earlier candidates of this sample that failed verification by
+  /// execution and were sent back to the model.
+  std::vector<Candidate> rejected;
+  /// The conversation so far, so verification failures can be sent back.
+  llm::Prompt lastPrompt;
+  std::string lastAnswer;
+  /// The round the next model call of this sample would be.
+  unsigned nextRound = 0;
+  /// The sample ended on a provider error: asking again is pointless.
+  bool providerFailed = false;
 };
 
 /// Runs the ask-validate-repair loop of one sample of one kernel.
@@ -92,6 +105,13 @@ SampleOutcome searchSample(const KernelDescription &kernel,
                            llvm::StringRef measurements, unsigned sample,
                            llm::Provider &provider,
                            const SearchSettings &settings);
+
+/// Sends `feedback` (what execution found wrong with the sample's candidate)
+/// back to the model and continues the sample's loop from its next round, up
+/// to `settings.repairs`. The new candidate, if any, replaces the old one.
+void continueSample(const KernelDescription &kernel, SampleOutcome &outcome,
+                    llvm::StringRef feedback, unsigned sample,
+                    llm::Provider &provider, const SearchSettings &settings);
 
 /// Runs the checks of `level` on `ptxText`; returns the diagnostics (empty
 /// when it passed) and fills `candidate`'s fixes, resources and compiler.

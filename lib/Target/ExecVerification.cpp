@@ -141,18 +141,20 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
       buffer.shape.push_back(dynamicDims[nextDynamic++]);
     }
     if (!arg.strides.empty()) {
-      // Static strides are the layout's; dynamic ones get the row-major
-      // strides of the shape, the layout a contiguous allocation has.
-      for (size_t dim = 0; dim < arg.strides.size(); ++dim) {
+      // Static strides are the layout's. Dynamic ones are tested with a gap:
+      // the innermost dynamic stride is 2, outer ones span the dimension
+      // inside them, so a candidate that assumes a contiguous view writes
+      // into the gaps, which the runner watches.
+      buffer.strides.assign(arg.strides.size(), "1");
+      for (size_t dim = arg.strides.size(); dim-- > 0;) {
         if (arg.strides[dim] >= 0) {
-          buffer.strides.push_back(number(arg.strides[dim]));
+          buffer.strides[dim] = number(arg.strides[dim]);
           continue;
         }
-        std::vector<std::string> factors;
-        for (size_t inner = dim + 1; inner < buffer.shape.size(); ++inner)
-          factors.push_back("(" + buffer.shape[inner] + ")");
-        buffer.strides.push_back(factors.empty() ? "1"
-                                                 : llvm::join(factors, " * "));
+        buffer.strides[dim] = dim + 1 == arg.strides.size()
+                                  ? "2"
+                                  : "(" + buffer.shape[dim + 1] + ") * (" +
+                                        buffer.strides[dim + 1] + ")";
       }
       buffer.offset = arg.offset < 0 ? "any" : number(arg.offset);
     }

@@ -26,6 +26,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -308,6 +309,12 @@ static llvm::json::Object attemptRecord(const Attempt &attempt) {
                             {"cache_hit", attempt.cacheHit}};
   if (!attempt.note.empty())
     record["note"] = attempt.note;
+  if (!attempt.warnings.empty()) {
+    llvm::json::Array warnings;
+    for (const std::string &warning : attempt.warnings)
+      warnings.push_back(warning);
+    record["warnings"] = std::move(warnings);
+  }
   return record;
 }
 
@@ -343,6 +350,9 @@ static llvm::json::Object kernelRecord(const KernelWork &work,
     for (const Attempt &attempt : sample.attempts)
       attempts.push_back(attemptRecord(attempt));
   llvm::json::Array candidates;
+  for (const SampleOutcome &sample : work.samples)
+    for (const Candidate &rejected : sample.rejected)
+      candidates.push_back(candidateRecord(rejected));
   for (const Candidate *candidate : work.candidates)
     candidates.push_back(candidateRecord(*candidate));
   llvm::json::Object record{
@@ -591,72 +601,119 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
         });
     pool.wait();
   }
-  for (KernelWork &item : work)
-    for (SampleOutcome &sample : item.samples)
-      if (sample.candidate)
-        item.candidates.push_back(&*sample.candidate);
 
-  // Bundles and verification by execution.
+  // Bundles and verification by execution; what fails execution goes back
+  // to the model (a mismatch prompt) while its sample has rounds left.
   bool wantExec = settings.verification == llmgen::VerifyLevel::Exec;
   bool execRan = false;
+  auto collectCandidates = [&]() {
+    for (KernelWork &item : work) {
+      item.candidates.clear();
+      for (SampleOutcome &sample : item.samples)
+        if (sample.candidate)
+          item.candidates.push_back(&*sample.candidate);
+    }
+  };
+  collectCandidates();
   if (wantExec || !settings.emitBundles.empty()) {
     std::string directoryError;
     std::string directory =
         bundleDirectory(settings, module.getName(), directoryError);
-    std::vector<std::string> bundlePaths;
-    std::vector<KernelWork *> bundled;
-    for (KernelWork &item : work) {
-      if (item.candidates.empty())
-        continue;
-      std::vector<const Candidate *> candidates(item.candidates.begin(),
-                                                item.candidates.end());
-      std::string missing;
-      std::optional<runtime::VerificationBundle> bundle =
-          buildBundle(*item.description, settings.chip, reference->ptx,
-                      candidates, missing);
-      if (!bundle) {
-        item.execNote = "cannot verify @" + item.description->name +
-                        " by execution: " + missing;
-        emitRemark(module.getLoc()) << "llmgen: " << item.execNote;
-        continue;
-      }
-      if (!directoryError.empty()) {
-        item.execNote = directoryError;
-        continue;
-      }
-      llvm::SmallString<256> path(directory);
-      llvm::sys::path::append(path, module.getName().str() + "." +
-                                        item.description->name +
-                                        ".bundle.json");
-      std::error_code ec;
-      llvm::raw_fd_ostream out(path, ec);
-      if (ec) {
-        item.execNote =
-            "cannot write " + path.str().str() + ": " + ec.message();
-        continue;
-      }
-      out << runtime::writeBundleJson(*bundle);
-      bundlePaths.push_back(path.str().str());
-      bundled.push_back(&item);
-    }
-    if (wantExec && !bundlePaths.empty()) {
-      RunnerOutcome ran = runBundles(bundlePaths, settings.runner, directory);
-      if (ran.ran) {
-        execRan = true;
-        for (KernelWork *item : bundled) {
-          std::string error = applyResults(
-              ran.resultsJson, item->description->name, item->candidates);
-          if (!error.empty())
-            item->execNote = error;
+    for (unsigned stage = 0;; ++stage) {
+      std::vector<std::string> bundlePaths;
+      std::vector<KernelWork *> bundled;
+      for (KernelWork &item : work) {
+        std::vector<const Candidate *> fresh;
+        for (const Candidate *candidate : item.candidates)
+          if (candidate->execVerdict.empty())
+            fresh.push_back(candidate);
+        if (fresh.empty())
+          continue;
+        std::string missing;
+        std::optional<runtime::VerificationBundle> bundle = buildBundle(
+            *item.description, settings.chip, reference->ptx, fresh, missing);
+        if (!bundle) {
+          item.execNote = "cannot verify @" + item.description->name +
+                          " by execution: " + missing;
+          if (stage == 0)
+            emitRemark(module.getLoc()) << "llmgen: " << item.execNote;
+          continue;
         }
-      } else {
+        if (!directoryError.empty()) {
+          item.execNote = directoryError;
+          continue;
+        }
+        llvm::SmallString<256> path(directory);
+        std::string fileName =
+            module.getName().str() + "." + item.description->name;
+        if (stage > 0)
+          fileName += ".round" + std::to_string(stage);
+        llvm::sys::path::append(path, fileName + ".bundle.json");
+        std::error_code ec;
+        llvm::raw_fd_ostream out(path, ec);
+        if (ec) {
+          item.execNote =
+              "cannot write " + path.str().str() + ": " + ec.message();
+          continue;
+        }
+        out << runtime::writeBundleJson(*bundle);
+        bundlePaths.push_back(path.str().str());
+        bundled.push_back(&item);
+      }
+      if (!wantExec || bundlePaths.empty())
+        break;
+
+      RunnerOutcome ran = runBundles(bundlePaths, settings.runner, directory);
+      if (!ran.ran) {
         for (KernelWork *item : bundled)
           item->execNote = ran.message;
         if (!saidNoDevice.exchange(true))
           emitRemark(module.getLoc())
               << "llmgen: verify=exec: " << ran.message
               << "; candidates are verified at the compile level only";
+        break;
       }
+      execRan = true;
+      for (KernelWork *item : bundled) {
+        std::string error = applyResults(
+            ran.resultsJson, item->description->name, item->candidates);
+        if (!error.empty())
+          item->execNote = error;
+      }
+
+      // Samples whose candidate failed, of kernels with none that passed.
+      std::vector<std::pair<KernelWork *, unsigned>> retries;
+      for (KernelWork &item : work) {
+        if (llvm::any_of(item.candidates,
+                         [](const Candidate *c) { return passedExec(*c); }))
+          continue;
+        for (auto [index, sample] : llvm::enumerate(item.samples))
+          if (sample.candidate && failedExec(*sample.candidate) &&
+              !sample.providerFailed &&
+              sample.nextRound <= static_cast<unsigned>(settings.repairs))
+            retries.emplace_back(&item, index);
+      }
+      if (retries.empty())
+        break;
+      {
+        llvm::DefaultThreadPool pool(
+            llvm::hardware_concurrency(std::min<unsigned>(retries.size(), 8)));
+        for (auto [item, index] : retries)
+          pool.async([&, item = item, index = index]() {
+            SampleOutcome &sample = item->samples[index];
+            const Candidate &failed = *sample.candidate;
+            std::string feedback = llvm::formatv(
+                "Your PTX compiled, but on the GPU it does not compute what "
+                "the reference computes. The verifier ran both on the same "
+                "inputs and found: {0}.",
+                failed.execDetails.empty() ? failed.execVerdict
+                                           : failed.execDetails);
+            continueSample(*item->description, sample, feedback, index,
+                           **provider, search);
+          });
+        pool.wait();
+      }
+      collectCandidates();
     }
     if (settings.emitBundles.empty() && directoryError.empty())
       llvm::sys::fs::remove_directories(directory);
@@ -724,6 +781,18 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
     alternatePtx = compose(alternateParts, alternateError);
     alternateIsLLM = alternateError.empty();
   }
+
+  // Provider warnings (ignored corrupt cache entries, truncated answers),
+  // each said once.
+  llvm::StringSet<> warned;
+  for (const KernelWork &item : work)
+    for (const SampleOutcome &sample : item.samples)
+      for (const Attempt &attempt : sample.attempts)
+        for (const std::string &warning : attempt.warnings)
+          if (warned.insert(warning).second)
+            emitWarning(module.getLoc())
+                << "llmgen: @" << item.description->name << ": "
+                << oneLine(warning);
 
   // Remarks, strict mode and provenance.
   bool failedStrict = false;
