@@ -132,6 +132,13 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
         buffer.shape.push_back(number(size));
         continue;
       }
+      if (nextDynamic >= dynamicDims.size() && host &&
+          index < host->memrefShapes.size() &&
+          dim < host->memrefShapes[index].size()) {
+        // The host allocates it with a constant size.
+        buffer.shape.push_back(number(host->memrefShapes[index][dim]));
+        continue;
+      }
       if (nextDynamic >= dynamicDims.size()) {
         missing = llvm::formatv("no size for dynamic dimension {0} of %arg{1} "
                                 "({2}): list it in the harness's args",
@@ -168,6 +175,17 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
     buffer.role = output ? (input ? runtime::BufferRole::InOut
                                   : runtime::BufferRole::Output)
                          : runtime::BufferRole::Input;
+    // Float inputs mix in NaN, infinities, -0, denormals and operands whose
+    // results are denormal, so a candidate that flushes or drops NaN fails.
+    if (buffer.role != runtime::BufferRole::Output &&
+        runtime::isFloatType(buffer.element)) {
+      runtime::InitRecipe recipe;
+      recipe.kind = runtime::InitRecipe::Kind::Uniform;
+      recipe.lo = -4;
+      recipe.hi = 4;
+      recipe.special = true;
+      buffer.init = recipe;
+    }
     if (harness) {
       if (harness->ulp)
         buffer.tolerance.ulp = *harness->ulp;

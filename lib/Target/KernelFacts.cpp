@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
@@ -178,6 +179,31 @@ static std::optional<int64_t> constantIndex(Value value) {
   return std::nullopt;
 }
 
+/// The shape of a memref the host passes: static, or allocated with
+/// constant sizes (memref.alloc/alloca).
+static std::optional<SmallVector<int64_t>> constantShape(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.hasStaticShape())
+    return SmallVector<int64_t>(type.getShape());
+  Operation *definition = memref.getDefiningOp();
+  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(definition))
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  unsigned nextDynamic = 0;
+  for (int64_t dim : type.getShape()) {
+    if (!ShapedType::isDynamic(dim)) {
+      shape.push_back(dim);
+      continue;
+    }
+    std::optional<int64_t> size =
+        constantIndex(definition->getOperand(nextDynamic++));
+    if (!size)
+      return std::nullopt;
+    shape.push_back(*size);
+  }
+  return shape;
+}
+
 /// A launch of `kernel` in the host code whose grid, block and scalar
 /// arguments are constants and whose memrefs have static shapes.
 static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
@@ -208,10 +234,10 @@ static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
     }
     for (Value operand : launch.getKernelOperands()) {
       if (auto memref = dyn_cast<MemRefType>(operand.getType())) {
-        if (!memref.hasStaticShape())
+        std::optional<SmallVector<int64_t>> shape = constantShape(operand);
+        if (!shape)
           return;
-        candidate.memrefShapes.emplace_back(memref.getShape().begin(),
-                                            memref.getShape().end());
+        candidate.memrefShapes.emplace_back(shape->begin(), shape->end());
         candidate.scalarValues.emplace_back();
         continue;
       }
