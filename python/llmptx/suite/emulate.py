@@ -2,7 +2,7 @@
 
     python -m llmptx.suite.emulate BUNDLE.json... [--max-threads N]
         [--special] [--shape N=97 ...] [--no-bundle-shapes]
-        [--align BUFFER=BYTES ...] [--candidate NAME]
+        [--align BUFFER=BYTES ...] [--candidate NAME] [--tolerance T]
 
 For every shape of a bundle (those whose launch has at most --max-threads
 threads; the interpreter is slow) and every offset variant, it lays the
@@ -373,6 +373,9 @@ def main(argv=None):
     parser.add_argument('--no-bundle-shapes', action='store_true',
                         help='run only the --shape shapes')
     parser.add_argument('--candidate', help='only this candidate')
+    parser.add_argument('--tolerance', help='ulp=N,rel=R,abs=A: the tolerance '
+                        'of every output and inout buffer (replaces the '
+                        'bundle\'s)')
     parser.add_argument('--align', action='append', default=[],
                         help='BUFFER=BYTES: the alignment of that buffer\'s '
                         'aligned pointer (default: what the bundle states)')
@@ -392,6 +395,15 @@ def main(argv=None):
             for spec in bundle['buffers']:
                 if spec['name'] == name:
                     spec['alignment'] = int(value)
+        if args.tolerance:
+            tol = {}
+            for item in args.tolerance.split(','):
+                key, _, value = item.partition('=')
+                tol[key.strip()] = (int(value) if key.strip() == 'ulp'
+                                    else float(value))
+            for spec in bundle['buffers']:
+                if spec.get('role') in ('output', 'inout'):
+                    spec['tolerance'] = tol
         variants = 2 if any(b.get('offset') == 'any'
                             for b in bundle['buffers']) else 1
         candidates = [c for c in bundle.get('candidates', [])
