@@ -400,10 +400,24 @@ std::string llmptx::applyResults(llvm::StringRef resultsJson,
             where += llvm::formatv("{0}{1}={2}", where.empty() ? "" : ", ",
                                    size, value)
                          .str();
+          // The first differing elements tell the model (and the user)
+          // what went wrong.
+          std::string examples;
+          for (const runtime::ElementReport &element :
+               llvm::ArrayRef(shape.mismatches).take_front(5)) {
+            std::string index;
+            for (int64_t i : element.index)
+              index += (index.empty() ? "" : ", ") + std::to_string(i);
+            examples += llvm::formatv("; {0}[{1}] expected {2}, got {3} "
+                                      "({4}, {5})",
+                                      element.buffer, index, element.expected,
+                                      element.got, element.kind, element.run)
+                            .str();
+          }
           candidate->execDetails =
-              llvm::formatv("{0} at shape ({1}) offset {2}: {3}",
+              llvm::formatv("{0} at shape ({1}) offset {2}: {3}{4}",
                             runtime::verdictName(shape.verdict), where,
-                            shape.offset, shape.details);
+                            shape.offset, shape.details, examples);
           break;
         }
         if (result.timing) {
