@@ -144,8 +144,7 @@ static std::string describeSpeed(const Candidate &candidate) {
       .str();
 }
 
-static KernelChoice choose(KernelWork &work, const TargetSettings &settings,
-                           bool execRan) {
+static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
   KernelChoice choice;
   rankCandidates(work.candidates);
   for (const Candidate *candidate : work.candidates) {
@@ -169,17 +168,26 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings,
     }
 
   auto explainMissing = [&]() -> std::string {
-    if (work.candidates.empty())
-      return "no valid candidate: " + joinStatuses(work.samples);
     std::vector<std::string> failures;
+    for (const SampleOutcome &sample : work.samples)
+      for (const Candidate &rejected : sample.rejected)
+        failures.push_back(rejected.name() + ": " +
+                           (rejected.execDetails.empty()
+                                ? rejected.execVerdict
+                                : rejected.execDetails));
     for (const Candidate *candidate : work.candidates)
       if (failedExec(*candidate))
         failures.push_back(candidate->name() + ": " +
                            (candidate->execDetails.empty()
                                 ? candidate->execVerdict
                                 : candidate->execDetails));
-    return "every candidate failed verification by execution: " +
-           llvm::join(failures, "; ");
+    if (failures.empty())
+      return "no valid candidate: " + joinStatuses(work.samples);
+    std::string reason = "every candidate failed verification by execution: " +
+                         llvm::join(failures, "; ");
+    if (work.candidates.empty())
+      reason += "; then " + joinStatuses(work.samples);
+    return reason;
   };
 
   switch (settings.select) {
@@ -238,10 +246,11 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings,
   choice.fellBack = true;
   if (!choice.reason.empty())
     return choice;
-  if (best && !execRan)
+  if (best && best->execVerdict.empty())
     choice.reason =
-        "select=auto needs verification by execution, which did "
-        "not run: " +
+        "select=auto needs verification by execution, which did not run "
+        "for candidate " +
+        best->name() + ": " +
         (work.execNote.empty()
              ? std::string("verify=") +
                    llmgen::stringifyVerifyLevel(settings.verification).str()
@@ -605,7 +614,6 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
   // Bundles and verification by execution; what fails execution goes back
   // to the model (a mismatch prompt) while its sample has rounds left.
   bool wantExec = settings.verification == llmgen::VerifyLevel::Exec;
-  bool execRan = false;
   auto collectCandidates = [&]() {
     for (KernelWork &item : work) {
       item.candidates.clear();
@@ -673,7 +681,6 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
               << "; candidates are verified at the compile level only";
         break;
       }
-      execRan = true;
       for (KernelWork *item : bundled) {
         std::string error = applyResults(
             ran.resultsJson, item->description->name, item->candidates);
@@ -723,7 +730,7 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
   Builder builder(context);
   std::vector<KernelReplacement> selectedParts, alternateParts;
   for (KernelWork &item : work) {
-    item.choice = choose(item, settings, execRan);
+    item.choice = choose(item, settings);
     if (item.choice.selected)
       selectedParts.push_back(
           {item.description->name, item.choice.selected->ptx});

@@ -13,7 +13,7 @@
 // RUN:   | FileCheck %s --check-prefix=NVPTX
 // RUN: %python -m llmptx.gpu_binary %t/nvptx.mlir --list | FileCheck %s --check-prefix=OBJECTS
 
-// REMARK: remark: llmgen: @vadd: using the NVPTX reference: select=auto needs verification by execution, which did not run: verify=compile
+// REMARK: remark: llmgen: @vadd: using the NVPTX reference: select=auto needs verification by execution, which did not run for candidate s0r1: verify=compile
 // NVPTX: remark: llmgen: @vadd: using the NVPTX reference: select=nvptx
 
 // OBJECTS: kernels[0] {{.*}}llmgen.slot = "selected", llmgen.source = "nvptx"}

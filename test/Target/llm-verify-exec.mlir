@@ -14,7 +14,7 @@
 
 // REMARK: remark: llmgen: verify=exec: {{.*}}; candidates are verified at the compile level only
 // REMARK-NOT: verify=exec:
-// REMARK: remark: llmgen: @vadd: using the NVPTX reference: select=auto needs verification by execution, which did not run:
+// REMARK: remark: llmgen: @vadd: using the NVPTX reference: select=auto needs verification by execution, which did not run for candidate s0r0:
 
 // The bundle says what the module states: the harness's sizes and grid,
 // known_block_size, the memref types (f32, dynamic size N), which argument
