@@ -831,9 +831,6 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
                                      : std::string("alternate: the NVPTX "
                                                    "reference"))));
   }
-  if (failedStrict)
-    return failure();
-
   auto slot = [&](StringRef ptxText, bool llm, StringRef reason,
                   ArrayRef<NamedAttribute> perKernel) {
     SmallVector<NamedAttribute> properties = {
@@ -882,5 +879,8 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
     if (!error.empty())
       emitWarning(module.getLoc()) << "llmgen: report: " << error;
   }
+  // The report is written in strict mode too: it says why.
+  if (failedStrict)
+    return failure();
   return outcome;
 }
