@@ -2,10 +2,13 @@
 // thread accumulates a grid-stride slice, the warp combines with xor
 // shuffles, the block combines the eight warp sums through shared memory,
 // and thread 0 writes the block's partial sum (the second stage sums the
-// partials). The grid is capped at 1024 blocks so that large inputs give
-// every thread many elements. Summation order is free: the harness allows
-// rel = 1e-5 or abs = 1e-4 (each partial adds at most about 1000 inputs of
-// magnitude below 1 in the shapes tested, so two orders differ by far less).
+// partials). The number of blocks G is a size of its own: the kernel is
+// right for any G, the shapes below test several, and the benchmark caps it
+// at 1024 so that large inputs give every thread many elements. Summation
+// order is free: the harness allows rel = 1e-5 or abs = 1e-4 (a partial of
+// the shapes below adds at most about 1600 inputs of magnitude below 1; two
+// orders of such a sum differ by about 1e-6). The
+// input is stated 16-byte aligned, as framework allocations are.
 module attributes {gpu.container_module} {
   gpu.module @reduce_sum_module {
     gpu.func @reduce_sum(%in: memref<?xf32>, %partial: memref<?xf32>,
@@ -13,11 +16,14 @@ module attributes {gpu.container_module} {
         workgroup(%warps: memref<8xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>,
           llmgen.spec = "partial[b] = sum of the elements block b visits in a grid-stride loop",
-          llmgen.harness = #llmgen.harness<sizes = ["N"],
-              args = ["N", "min(ceildiv(N, 256), 1024)", "N"],
-              grid = ["min(ceildiv(N, 256), 1024)", "1", "1"],
+          llmgen.harness = #llmgen.harness<sizes = ["N", "G"],
+              shapes = [[1, 1], [7, 3], [97, 1], [1000, 4], [4099, 17],
+                        [100003, 64], [1048583, 1024], [262147, 1000]],
+              args = ["N", "G", "N"],
+              grid = ["G", "1", "1"],
               outputs = [1],
-              tolerance = {rel = 1.0e-5, abs = 1.0e-4}>} {
+              tolerance = {rel = 1.0e-5, abs = 1.0e-4},
+              facts = {align = 16}>} {
       %c0 = arith.constant 0 : index
       %c32 = arith.constant 32 : index
       %c8 = arith.constant 8 : index
