@@ -699,10 +699,19 @@ class Launch:
                                           mods) or (op == 'cp' and
                                                     'wait_group' in mods):
             return None
+        if op == 'bar' and mods[:2] == ['warp', 'sync']:
+            member = self._reader(args[0], 32)
+            return ('wsync', member)
         if op == 'bar' or op == 'barrier':
-            if mods and mods[0] not in ('sync', 'cta') or len(args) > 1:
-                raise PtxError('only bar.sync 0 over the whole block')
-            return 'bar'
+            if mods and mods[0] not in ('sync', 'cta'):
+                raise PtxError('only bar.sync and bar.warp.sync')
+            if len(args) > 1:
+                # A named barrier for `count` threads.
+                bid = self._reader(args[0], 32)
+                count = self._reader(args[1], 32)
+                return ('nbar', bid, count)
+            bid = self._reader(args[0], 32) if args else (lambda t: 0)
+            return ('nbar', bid, None)
         if op == 'mov':
             return self._mov(args, bits)
         if op == 'ld':
@@ -1390,13 +1399,8 @@ class Launch:
             if not waiting:
                 return
             # Release barriers and shuffles whose participants all arrived.
-            released = False
-            if all(t.state == 'bar' for t in waiting):
-                for t in waiting:
-                    t.state = 'run'
-                    t.pc += 1
-                released = True
-            elif self._release_shuffles(threads):
+            released = self._release_barriers(threads, waiting)
+            if self._release_shuffles(threads):
                 released = True
             spinning = [t for t in threads if t.state == 'spin']
             for t in spinning:
@@ -1441,11 +1445,12 @@ class Launch:
                 t.pc += 1
                 ran = True
                 continue
-            if fn == 'bar':
-                t.state = 'bar'
-                return ran
             if isinstance(fn, tuple):
-                if fn[0] == 'shfl':
+                if fn[0] == 'nbar':
+                    t.state = 'bar'
+                    t.wait = (fn[1](t), fn[2](t) if fn[2] else None)
+                    return ran
+                if fn[0] in ('shfl', 'wsync'):
                     t.state = 'shfl'
                     t.wait = fn
                     return ran
@@ -1480,6 +1485,38 @@ class Launch:
             else:
                 t.pc = nxt
 
+    def _release_barriers(self, threads, waiting):
+        """bar.sync id: all live threads of the block (no count) or
+        exactly `count` threads (a count given)."""
+        at = {}
+        for t in threads:
+            if t.state == 'bar':
+                at.setdefault(t.wait[0], []).append(t)
+        released = False
+        for bid, group in at.items():
+            counts = {t.wait[1] for t in group}
+            if len(counts) > 1:
+                raise PtxError('bar.sync %d used with different thread counts'
+                               % bid)
+            count = counts.pop()
+            if count is None:
+                ready = len(group) == len(waiting)
+            else:
+                if count % 32 or count <= 0:
+                    raise PtxError('bar.sync %d, %d: the count must be a '
+                                   'positive multiple of 32' % (bid, count))
+                if len(group) > count:
+                    raise PtxError('bar.sync %d: %d threads arrived, the count '
+                                   'is %d' % (bid, len(group), count))
+                ready = len(group) == count
+            if ready:
+                for t in group:
+                    t.state = 'run'
+                    t.wait = None
+                    t.pc += 1
+                released = True
+        return released
+
     def _release_shuffles(self, threads):
         released = False
         warps = {}
@@ -1493,7 +1530,7 @@ class Launch:
             if others:
                 continue
             first = at[0].wait
-            mode, d, dp, a, b, c, member = first[1:]
+            member = first[-1]
             mask = member(at[0]) & 0xFFFFFFFF
             lanes = {t.lane: t for t in at}
             if any(t.wait is not first for t in at):
@@ -1501,9 +1538,18 @@ class Launch:
                                % at[0].warp)
             for lane in range(32):
                 if mask >> lane & 1 and lane not in lanes:
-                    raise PtxError('shfl.sync: lane %d of warp %d is in the '
-                                   'member mask but exited' %
-                                   (lane, at[0].warp))
+                    raise PtxError('%s: lane %d of warp %d is in the member '
+                                   'mask but exited' %
+                                   ('bar.warp.sync' if first[0] == 'wsync'
+                                    else 'shfl.sync', lane, at[0].warp))
+            if first[0] == 'wsync':
+                for t in at:
+                    t.state = 'run'
+                    t.wait = None
+                    t.pc += 1
+                released = True
+                continue
+            mode, d, dp, a, b, c, member = first[1:]
             values = {lane: a(t) for lane, t in lanes.items()}
             for lane, t in lanes.items():
                 bval = b(t) & 31
