@@ -103,6 +103,17 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
       }
     } else {
       bundle.shapes = defaultShapes(harness->sizes);
+      // Stated divisibility: each size becomes the smallest multiple of its
+      // divisor at least as large, so the smallest legal size is tested and
+      // no size beyond the facts is.
+      for (runtime::SizeBindings &shape : bundle.shapes)
+        for (const auto &[size, divisor] : harness->divisible)
+          shape[size] = (shape[size] + divisor - 1) / divisor * divisor;
+      std::vector<runtime::SizeBindings> unique;
+      for (runtime::SizeBindings &shape : bundle.shapes)
+        if (!llvm::is_contained(unique, shape))
+          unique.push_back(std::move(shape));
+      bundle.shapes = std::move(unique);
     }
   } else {
     bundle.shapes.push_back({});
@@ -186,6 +197,20 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
       recipe.special = true;
       buffer.init = recipe;
     }
+    // A stated value range replaces the default inputs: values across the
+    // range, and no special values, which lie outside it.
+    if (harness && buffer.role != runtime::BufferRole::Output)
+      for (const auto &[argIndex, bounds] : harness->ranges) {
+        if (argIndex != index)
+          continue;
+        runtime::InitRecipe recipe;
+        bool isFloat = runtime::isFloatType(buffer.element);
+        recipe.kind = isFloat ? runtime::InitRecipe::Kind::Uniform
+                              : runtime::InitRecipe::Kind::RandInt;
+        recipe.lo = bounds.first;
+        recipe.hi = bounds.second;
+        buffer.init = recipe;
+      }
     if (harness) {
       if (harness->ulp)
         buffer.tolerance.ulp = *harness->ulp;

@@ -53,6 +53,10 @@ struct HarnessFacts {
   std::optional<uint64_t> ulp;
   std::optional<double> rel, abs;
   uint64_t align = 0;
+  /// facts.divisible: size name -> divisor.
+  std::vector<std::pair<std::string, int64_t>> divisible;
+  /// facts.range: argument index -> [lo, hi].
+  std::vector<std::pair<unsigned, std::pair<double, double>>> ranges;
 };
 
 /// A host launch whose operands are all constants.

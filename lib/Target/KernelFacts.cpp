@@ -21,6 +21,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace llmptx;
 
@@ -166,9 +168,28 @@ static HarnessFacts readHarness(llmgen::HarnessAttr harness) {
     facts.rel = number("rel");
     facts.abs = number("abs");
   }
-  if (DictionaryAttr stated = harness.getFacts())
+  if (DictionaryAttr stated = harness.getFacts()) {
     if (auto align = stated.getAs<IntegerAttr>("align"))
       facts.align = align.getInt();
+    if (auto divisible = stated.getAs<DictionaryAttr>("divisible"))
+      for (NamedAttribute entry : divisible)
+        facts.divisible.emplace_back(
+            entry.getName().getValue().str(),
+            cast<IntegerAttr>(entry.getValue()).getInt());
+    if (auto ranges = stated.getAs<DictionaryAttr>("range")) {
+      auto number = [](Attribute attr) {
+        if (auto integer = dyn_cast<IntegerAttr>(attr))
+          return static_cast<double>(integer.getInt());
+        return cast<FloatAttr>(attr).getValueAsDouble();
+      };
+      for (NamedAttribute entry : ranges) {
+        unsigned index = 0;
+        entry.getName().getValue().drop_front(3).getAsInteger(10, index);
+        auto bounds = cast<ArrayAttr>(entry.getValue());
+        facts.ranges.push_back({index, {number(bounds[0]), number(bounds[1])}});
+      }
+    }
+  }
   return facts;
 }
 
@@ -266,6 +287,13 @@ static std::string joinDims(ArrayRef<int64_t> dims) {
       ", ");
 }
 
+/// A number as a person writes it: 0, 1.5, 1e-06.
+static std::string shortNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
 /// What the model may assume, spelled for the prompt.
 static void collectStatedFacts(KernelDescription &kernel) {
   for (auto [index, arg] : llvm::enumerate(kernel.args)) {
@@ -288,6 +316,15 @@ static void collectStatedFacts(KernelDescription &kernel) {
       fact += "; accessed: " + arg.access;
     kernel.statedFacts.push_back(std::move(fact));
   }
+  if (!kernel.harness)
+    return;
+  for (const auto &[size, divisor] : kernel.harness->divisible)
+    kernel.statedFacts.push_back(
+        llvm::formatv("{0} is a multiple of {1}", size, divisor));
+  for (const auto &[index, bounds] : kernel.harness->ranges)
+    kernel.statedFacts.push_back(
+        llvm::formatv("the values of %arg{0} lie in [{1}, {2}]", index,
+                      shortNumber(bounds.first), shortNumber(bounds.second)));
 }
 
 static void spellLaunchFacts(KernelDescription &kernel) {

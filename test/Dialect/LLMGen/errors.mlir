@@ -90,3 +90,48 @@ gpu.module @harness_tolerance {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @harness_unknown_fact {
+  // expected-error @below {{facts: unknown fact 'sorted' (expected align, divisible or range)}}
+  gpu.func @k() kernel attributes {llmgen.harness = #llmgen.harness<sizes = ["N"], facts = {sorted}>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @harness_divisible_size {
+  // expected-error @below {{facts: divisible names 'M', which is not a size}}
+  gpu.func @k() kernel attributes {llmgen.harness = #llmgen.harness<sizes = ["N"], facts = {divisible = {M = 4}}>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @harness_divisible_shape {
+  // expected-error @below {{shape 1 has N = 6, not a multiple of 4 as the facts state}}
+  gpu.func @k() kernel attributes {llmgen.harness = #llmgen.harness<sizes = ["N"], shapes = [[4], [6]], facts = {divisible = {N = 4}}>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @harness_range {
+  // expected-error @below {{facts: range of 'arg0' must be [lo, hi] with lo <= hi}}
+  gpu.func @k() kernel attributes {llmgen.harness = #llmgen.harness<sizes = ["N"], facts = {range = {arg0 = [5, 1]}}>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @harness_align {
+  // expected-error @below {{facts: align must be a power of two}}
+  gpu.func @k() kernel attributes {llmgen.harness = #llmgen.harness<sizes = ["N"], facts = {align = 12}>} {
+    gpu.return
+  }
+}

@@ -31,14 +31,14 @@ gpu.module @order [#llmgen.target<samples = 2, chip = "sm_100a">] {
 // -----
 
 // CHECK-LABEL: gpu.func @saxpy
-// CHECK-SAME: llmgen.harness = #llmgen.harness<sizes = ["N"], shapes = {{\[}}[1], [97], [1048577]], args = ["N", "N", "2.5", "N"], grid = ["ceildiv(N, 256)", "1", "1"], outputs = [1], tolerance = {ulp = 2 : i64}, facts = {align = 16 : i64}>
+// CHECK-SAME: llmgen.harness = #llmgen.harness<sizes = ["N"], shapes = {{\[}}[4], [96], [1048576]], args = ["N", "N", "2.5", "N"], grid = ["ceildiv(N, 256)", "1", "1"], outputs = [1], tolerance = {ulp = 2 : i64}, facts = {align = 16 : i64, divisible = {N = 4 : i64}, range = {arg0 = [0, 255]}}>
 gpu.module @harness {
   gpu.func @saxpy(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32, %n: index)
       kernel attributes {known_block_size = array<i32: 256, 1, 1>,
         llmgen.harness = #llmgen.harness<sizes = ["N"],
-          shapes = [[1], [97], [1048577]], args = ["N", "N", "2.5", "N"],
+          shapes = [[4], [96], [1048576]], args = ["N", "N", "2.5", "N"],
           grid = ["ceildiv(N, 256)", "1", "1"], outputs = [1],
-          tolerance = {ulp = 2}, facts = {align = 16}>} {
+          tolerance = {ulp = 2}, facts = {align = 16, divisible = {N = 4}, range = {arg0 = [0, 255]}}>} {
     gpu.return
   }
 }

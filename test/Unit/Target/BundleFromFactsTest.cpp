@@ -148,3 +148,35 @@ TEST(BundleFromFacts, DefaultShapesStayUnderTheCap) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(BundleFromFacts, StatedFactsAreTestedAtTheirEdge) {
+  KernelDescription kernel = vaddDescription();
+  HarnessFacts harness;
+  harness.sizes = {"N"};
+  harness.args = {"N", "N", "N", "N"};
+  harness.hasGrid = true;
+  harness.grid = {"ceildiv(N, 256)", "1", "1"};
+  harness.divisible = {{"N", 4}};
+  harness.ranges = {{0, {0.0, 1.0}}};
+  kernel.harness = harness;
+  std::string missing;
+  std::optional<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
+  ASSERT_TRUE(bundle) << missing;
+  // Every size is a multiple of 4, the smallest (4) included.
+  ASSERT_FALSE(bundle->shapes.empty());
+  EXPECT_EQ(bundle->shapes.front().at("N"), 4);
+  for (const runtime::SizeBindings &shape : bundle->shapes)
+    EXPECT_EQ(shape.at("N") % 4, 0);
+  // %arg0 spans [0, 1) without special values; %arg1 keeps them.
+  ASSERT_TRUE(bundle->buffers[0].init);
+  EXPECT_FALSE(bundle->buffers[0].init->special);
+  EXPECT_EQ(bundle->buffers[0].init->lo, 0.0);
+  EXPECT_EQ(bundle->buffers[0].init->hi, 1.0);
+  ASSERT_TRUE(bundle->buffers[1].init);
+  EXPECT_TRUE(bundle->buffers[1].init->special);
+}
+
+} // namespace

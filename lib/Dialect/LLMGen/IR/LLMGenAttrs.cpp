@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace llmptx::llmgen;
@@ -168,6 +169,77 @@ LogicalResult HarnessAttr::verify(
                            << "' is not one of ulp, rel, abs";
       if (!isa<IntegerAttr, FloatAttr>(entry.getValue()))
         return emitError() << "tolerance '" << key << "' must be a number";
+    }
+  }
+  if (facts) {
+    for (NamedAttribute entry : facts) {
+      StringRef key = entry.getName().getValue();
+      if (key == "align") {
+        auto align = dyn_cast<IntegerAttr>(entry.getValue());
+        if (!align || align.getInt() < 1 ||
+            !llvm::isPowerOf2_64(align.getInt()))
+          return emitError() << "facts: align must be a power of two";
+        continue;
+      }
+      if (key == "divisible") {
+        auto divisors = dyn_cast<DictionaryAttr>(entry.getValue());
+        if (!divisors)
+          return emitError() << "facts: divisible must map sizes to divisors";
+        for (NamedAttribute divisor : divisors) {
+          auto value = dyn_cast<IntegerAttr>(divisor.getValue());
+          if (!names.contains(divisor.getName().getValue()))
+            return emitError()
+                   << "facts: divisible names '" << divisor.getName().getValue()
+                   << "', which is not a size";
+          if (!value || value.getInt() < 1)
+            return emitError()
+                   << "facts: the divisor of '" << divisor.getName().getValue()
+                   << "' must be a positive integer";
+          if (shapes) {
+            size_t index = llvm::find(sizes, divisor.getName()) - sizes.begin();
+            for (auto [i, shape] : llvm::enumerate(shapes)) {
+              int64_t size =
+                  cast<IntegerAttr>(cast<ArrayAttr>(shape)[index]).getInt();
+              if (size % value.getInt() != 0)
+                return emitError() << "shape " << i << " has "
+                                   << divisor.getName().getValue() << " = "
+                                   << size << ", not a multiple of "
+                                   << value.getInt() << " as the facts state";
+            }
+          }
+        }
+        continue;
+      }
+      if (key == "range") {
+        auto ranges = dyn_cast<DictionaryAttr>(entry.getValue());
+        if (!ranges)
+          return emitError() << "facts: range must map arguments (argN) to "
+                                "[lo, hi]";
+        for (NamedAttribute range : ranges) {
+          StringRef name = range.getName().getValue();
+          unsigned index = 0;
+          if (!name.consume_front("arg") || name.getAsInteger(10, index))
+            return emitError()
+                   << "facts: range key '" << range.getName().getValue()
+                   << "' must name an argument as argN";
+          auto bounds = dyn_cast<ArrayAttr>(range.getValue());
+          auto number = [](Attribute attr) -> std::optional<double> {
+            if (auto integer = dyn_cast<IntegerAttr>(attr))
+              return static_cast<double>(integer.getInt());
+            if (auto real = dyn_cast<FloatAttr>(attr))
+              return real.getValueAsDouble();
+            return std::nullopt;
+          };
+          if (!bounds || bounds.size() != 2 || !number(bounds[0]) ||
+              !number(bounds[1]) || *number(bounds[0]) > *number(bounds[1]))
+            return emitError()
+                   << "facts: range of '" << range.getName().getValue()
+                   << "' must be [lo, hi] with lo <= hi";
+        }
+        continue;
+      }
+      return emitError() << "facts: unknown fact '" << key
+                         << "' (expected align, divisible or range)";
     }
   }
   return success();

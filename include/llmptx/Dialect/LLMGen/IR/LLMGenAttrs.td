@@ -168,8 +168,14 @@ def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
     - `outputs`: optional indices of the arguments the kernel writes (default:
       inferred from the stores in the body).
     - `tolerance`: optional `{ulp = N, rel = R, abs = A}` for float outputs.
-    - `facts`: optional facts the candidate may rely on (see
-      docs/verification.md), e.g. `{align = 16, divisible = {N = 4}}`.
+    - `facts`: optional facts a candidate may rely on, and the only ones:
+      `align = A` (the aligned pointers of all memref arguments are A-byte
+      aligned), `divisible = {N = 4}` (a size is a multiple), and
+      `range = {arg1 = [0, 255]}` (the values an input argument holds).
+      They are stated in the prompt, and verification tests exactly at their
+      edge: pointers aligned to A and no more, sizes that are multiples of the
+      divisor and no more, inputs that span the range (and no special
+      values outside it).
 
     Example:
     ```mlir
