@@ -1,0 +1,557 @@
+"""Benchmark of the kernel suite: NVPTX path, selected path, Triton, PyTorch.
+
+    python -m llmptx.suite.bench [--objects docs/suite/objects]
+        [--out docs/benchmarks.md] [--plot docs/benchmarks.png]
+        [--json results.json] [--kernel NAME ...] [--sizes all|largest]
+        [--runs 30] [--warmup 3] [--dry-run]
+        [--export --build build [--select auto --verify exec]]
+
+On a GPU machine, for every kernel of the manifest and each of its sizes
+(workloads.py), it times four columns with one harness: the NVPTX
+reference PTX and the selected PTX of the kernel's gpu.binary (launched
+through cuda.bindings.driver on torch-allocated buffers and torch's current
+stream, parameters packed by the memref ABI), the Triton equivalent
+(triton_kernels.py) and the PyTorch op. Timing: CUDA events, the L2 cache
+flushed before every run (writing a buffer twice its size), warm-up, the
+columns interleaved run by run, median of --runs with the 10th and 90th
+percentiles. Every PTX path (and Triton) is first checked against the
+PyTorch reference on the same inputs. The device's copy bandwidth is
+measured with a large device-to-device copy; the f32 peak is computed from
+the SM count and clock. A markdown table (µs, GB/s or TFLOP/s, fraction of
+copy bandwidth or peak, speedup of the selected path over the NVPTX path,
+checks, missed targets), the geometric mean of the speedups and a PNG plot
+go to --out and --plot, with the command line that produced them.
+
+--dry-run needs neither torch nor a GPU: it loads the manifest and the PTX,
+builds every launch configuration and parameter packing (with stand-in
+addresses), checks them against each object's .entry parameters and prints
+the plan. --export first regenerates the objects with export.py.
+"""
+
+import argparse
+import ctypes
+import datetime
+import math
+import os
+import platform
+import statistics
+import sys
+
+from llmptx.suite import manifest as manifest_mod
+from llmptx.suite import workloads
+
+COLUMNS = ('nvptx', 'selected', 'triton', 'torch')
+TITLES = {'nvptx': 'NVPTX', 'selected': 'selected', 'triton': 'Triton',
+          'torch': 'PyTorch'}
+# Targets of issue 7.
+TARGET_GEOMEAN = 1.2
+TARGET_COPY_FRACTION = 0.9
+# Timing noise tolerated before "slower than Triton" is reported.
+NOISE = 0.02
+
+
+def _fmt_bytes(n):
+    for unit in ('B', 'KiB', 'MiB', 'GiB'):
+        if n < 1024 or unit == 'GiB':
+            return '%.1f %s' % (n, unit) if unit != 'B' else '%d B' % n
+        n /= 1024.0
+
+
+def plans_for(kernel, workload, which):
+    sizes = workload.sizes if which == 'all' else workload.sizes[-1:]
+    return [manifest_mod.LaunchPlan(kernel, z) for z in sizes]
+
+
+def dry_run(manifest, selected, which, out):
+    """Prints every launch of the benchmark; returns the number of
+    problems found."""
+    problems = 0
+    for kernel in manifest['kernels']:
+        if selected and kernel['name'] not in selected:
+            continue
+        workload = workloads.WORKLOADS.get(kernel['name'])
+        if workload is None:
+            print('%s: no workload defined (workloads.py)' % kernel['name'],
+                  file=out)
+            problems += 1
+            continue
+        sel = kernel['selected']
+        print('%s: entry %s, block %s, selected %s %s (verification %s)' %
+              (kernel['name'], kernel['entry'],
+               'x'.join(map(str, kernel['block'])), sel['source'],
+               sel['candidate'] or '-', sel['verification']), file=out)
+        for name in workload.inits:
+            if not any(a['name'] == name and a['kind'] == 'memref'
+                       for a in kernel['args']):
+                print('  problem: the workload fills %r, which is no memref '
+                      'argument' % name, file=out)
+                problems += 1
+        try:
+            plans = plans_for(kernel, workload, which)
+        except (manifest_mod.ManifestError, ValueError) as err:
+            print('  problem: %s' % err, file=out)
+            problems += 1
+            continue
+        for plan in plans:
+            # Stand-in addresses, 256-byte aligned like allocations.
+            addresses = {}
+            base = 0x7F0000000000
+            for buf in plan.buffers:
+                addresses[buf.name] = base
+                base += (buf.nbytes + 0xFFFF) // 0x10000 * 0x10000 + 0x10000
+            packed = plan.pack(addresses)
+            status = 'ok'
+            for slot in ('nvptx', 'selected'):
+                try:
+                    plan.check_params(slot, packed)
+                except manifest_mod.ManifestError as err:
+                    status = 'MISMATCH'
+                    print('  problem: %s' % err, file=out)
+                    problems += 1
+            amount = workload.amount(plan.bindings)
+            unit = ('%.3f GB' % (amount / 1e9) if workload.metric == 'bytes'
+                    else '%.3f GFLOP' % (amount / 1e9))
+            total = sum(b.nbytes for b in plan.buffers)
+            print('  %s: grid %s, %d buffers (%s), %d params (%d bytes), '
+                  '%s, params %s' %
+                  (plan.describe(), 'x'.join(map(str, plan.grid)),
+                   len(plan.buffers), _fmt_bytes(total), len(packed),
+                   sum(len(p) for p in packed), unit, status), file=out)
+            scalars = ['%s=%s' % (a['name'], a['value'])
+                       for a in kernel['args'] if a['kind'] == 'scalar']
+            if scalars and plan is plans[0]:
+                print('    scalars: %s' % ', '.join(scalars), file=out)
+            if plan is plans[0]:
+                first = ' '.join(p.hex() for p in packed[:3])
+                print('    first params: %s' % first, file=out)
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# GPU side (imports torch, triton and cuda.bindings only when run)
+# ---------------------------------------------------------------------------
+
+def _driver():
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        from cuda import cuda as driver
+    return driver
+
+
+def _check(result, what):
+    err = result[0] if isinstance(result, tuple) else result
+    if int(err) != 0:
+        raise RuntimeError('%s failed: %s' % (what, err))
+    return result[1:] if isinstance(result, tuple) and len(result) > 1 \
+        else None
+
+
+class PtxKernel:
+    """A PTX object loaded with cuModuleLoadData, launched with packed
+    memref-ABI parameters on torch's current stream."""
+
+    def __init__(self, ptx, entry):
+        self.cu = _driver()
+        self.module = _check(self.cu.cuModuleLoadData(
+            ptx.encode() + b'\0'), 'cuModuleLoadData')[0]
+        self.function = _check(self.cu.cuModuleGetFunction(
+            self.module, entry.encode()), 'cuModuleGetFunction')[0]
+
+    def bind(self, plan, packed):
+        import torch
+        storage = [ctypes.create_string_buffer(p, len(p)) for p in packed]
+        pointers = (ctypes.c_void_p * len(storage))(
+            *[ctypes.addressof(s) for s in storage])
+        grid, block = plan.grid, plan.block
+        cu, fn = self.cu, self.function
+
+        def launch():
+            stream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
+            _check(cu.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
+                                     block[1], block[2], 0, stream,
+                                     ctypes.addressof(pointers), 0),
+                   'cuLaunchKernel')
+        launch.keep = (storage, pointers)
+        return launch
+
+
+def _time_columns(callables, runs, warmup, flush):
+    """Median and 10th/90th percentile milliseconds per column; runs are
+    interleaved and each preceded by an L2 flush."""
+    import torch
+    names = list(callables)
+    for _ in range(warmup):
+        for name in names:
+            callables[name]()
+    torch.cuda.synchronize()
+    events = {name: [] for name in names}
+    for r in range(runs):
+        order = names[r % len(names):] + names[:r % len(names)]
+        for name in order:
+            flush.zero_()
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            callables[name]()
+            end.record()
+            events[name].append((start, end))
+    torch.cuda.synchronize()
+    out = {}
+    for name, pairs in events.items():
+        times = sorted(s.elapsed_time(e) for s, e in pairs)
+        out[name] = {'median': statistics.median(times),
+                     'p10': times[int(0.1 * (len(times) - 1))],
+                     'p90': times[int(0.9 * (len(times) - 1))]}
+    return out
+
+
+def _copy_bandwidth(runs, flush):
+    """Bytes read + written per second by a 2 GiB device-to-device copy."""
+    import torch
+    n = 1 << 29
+    src = torch.empty(n, dtype=torch.float32, device='cuda').uniform_()
+    dst = torch.empty_like(src)
+    t = _time_columns({'copy': lambda: dst.copy_(src)}, runs, 3, flush)
+    ms = t['copy']['median']
+    del src, dst
+    return 2 * 4 * n / (ms * 1e-3), ms
+
+
+def _peak_f32():
+    """Nominal f32 FMA peak: SMs x 128 lanes x 2 flops x clock."""
+    import torch
+    cu = _driver()
+    props = torch.cuda.get_device_properties(0)
+    clock_khz = _check(cu.cuDeviceGetAttribute(
+        cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+        torch.cuda.current_device()), 'cuDeviceGetAttribute')[0]
+    return props.multi_processor_count * 128 * 2 * clock_khz * 1e3
+
+
+def _compare(workload, got, want, sizes):
+    import torch
+    if workload.compare:
+        return workload.compare(got, want, sizes)
+    rtol, atol = workload.tolerance
+    for name in workload.outputs:
+        a, b = got[name], want[name]
+        if a.shape != b.shape:
+            return False
+        if a.dtype.is_floating_point:
+            if not torch.allclose(a.float(), b.float(), rtol=rtol, atol=atol,
+                                  equal_nan=True):
+                return False
+        elif not torch.equal(a, b):
+            return False
+    return True
+
+
+def run_gpu(manifest, args):
+    import torch
+    from llmptx.suite import triton_kernels
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    device = 'cuda'
+    torch.cuda.init()
+    props = torch.cuda.get_device_properties(0)
+    l2 = getattr(props, 'L2_cache_size', 0) or (60 << 20)
+    flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=device)
+    copy_bw, copy_ms = _copy_bandwidth(args.runs, flush)
+    peak = _peak_f32()
+    env = {'device': props.name, 'sms': props.multi_processor_count,
+           'l2': l2, 'copy_bw': copy_bw, 'copy_ms': copy_ms, 'peak': peak,
+           'torch': torch.__version__, 'cuda': torch.version.cuda}
+    try:
+        import triton
+        env['triton'] = triton.__version__
+    except ImportError:
+        env['triton'] = None
+    print('%s: copy bandwidth %.0f GB/s, f32 peak %.1f TFLOP/s (nominal)' %
+          (props.name, copy_bw / 1e9, peak / 1e12), flush=True)
+    rows = []
+    for kernel in manifest['kernels']:
+        if args.kernel and kernel['name'] not in args.kernel:
+            continue
+        workload = workloads.WORKLOADS[kernel['name']]
+        ptx = {slot: PtxKernel(kernel['objects'][slot]['ptx'],
+                               kernel['entry'])
+               for slot in ('nvptx', 'selected')}
+        for plan in plans_for(kernel, workload, args.sizes):
+            z = plan.bindings
+            scalars = workloads.scalar_values(kernel, plan)
+            base = workloads.make_tensors(workload, plan, device)
+            want = workload.reference(
+                {k: v.clone() for k, v in base.items()}, scalars)
+            checks = {}
+            callables = {}
+            for column in COLUMNS:
+                tensors = {k: v.clone() for k, v in base.items()}
+                if column in ptx:
+                    packed = plan.pack({k: v.data_ptr()
+                                        for k, v in tensors.items()})
+                    plan.check_params(column, packed)
+                    fn = ptx[column].bind(plan, packed)
+                elif column == 'triton':
+                    try:
+                        fn = triton_kernels.launcher(kernel['name'], tensors,
+                                                     scalars, z)
+                    except ImportError:
+                        fn = None
+                else:
+                    fn = workload.torch_op(tensors, scalars)
+                if fn is None:
+                    continue
+                if column != 'torch':
+                    try:
+                        fn()
+                        torch.cuda.synchronize()
+                        checks[column] = _compare(
+                            workload, {k: tensors[k]
+                                       for k in workload.outputs},
+                            want, z)
+                    except Exception as err:  # a launch error ends the column
+                        print('  %s %s %s: %s' % (kernel['name'],
+                                                  plan.describe(), column,
+                                                  err), flush=True)
+                        checks[column] = False
+                        continue
+                callables[column] = fn
+            times = _time_columns(callables, args.runs, args.warmup, flush)
+            amount = workload.amount(z)
+            row = {'kernel': kernel['name'], 'sizes': plan.describe(),
+                   'metric': workload.metric, 'amount': amount,
+                   'memory_bound': workload.memory_bound,
+                   'note': workload.note, 'times': times, 'checks': checks,
+                   'selected': kernel['selected']}
+            rows.append(row)
+            print('  %s %s: %s' % (kernel['name'], plan.describe(), ', '.join(
+                '%s %.1f us' % (c, times[c]['median'] * 1e3)
+                for c in COLUMNS if c in times)), flush=True)
+            del base, want
+            torch.cuda.empty_cache()
+    return env, rows
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def _rate(row, column, env):
+    t = row['times'].get(column)
+    if not t:
+        return None, None
+    seconds = t['median'] * 1e-3
+    rate = row['amount'] / seconds
+    ref = env['copy_bw'] if row['metric'] == 'bytes' else env['peak']
+    return rate, rate / ref
+
+
+def _targets(row, env):
+    misses = []
+    times = row['times']
+    if row['checks'].get('selected') is False:
+        misses.append('selected path fails the check against PyTorch')
+    if row['memory_bound'] and 'selected' in times:
+        if 'triton' in times and times['selected']['median'] > \
+                times['triton']['median'] * (1 + NOISE):
+            misses.append('slower than Triton')
+        _, frac = _rate(row, 'selected', env)
+        if frac is not None and frac < TARGET_COPY_FRACTION:
+            misses.append('below 90% of copy bandwidth')
+    return misses
+
+
+def speedup(row):
+    t = row['times']
+    if 'nvptx' in t and 'selected' in t:
+        return t['nvptx']['median'] / t['selected']['median']
+    return None
+
+
+def write_markdown(path, env, rows, command, plot_name):
+    lines = []
+    A = lines.append
+    A('# Benchmarks of the kernel suite')
+    A('')
+    A('Produced by one run of the suite\'s benchmark driver on %s '
+      '(%d SMs), %s UTC:' % (env['device'], env['sms'],
+                             datetime.datetime.utcnow().strftime(
+                                 '%Y-%m-%d %H:%M')))
+    A('')
+    A('```sh')
+    A(command)
+    A('```')
+    A('')
+    A('torch %s (CUDA %s), Triton %s, Python %s. Copy bandwidth (a 2 GiB '
+      'device-to-device copy, bytes read + written): **%.0f GB/s**. f32 '
+      'peak (SMs x 128 x 2 x clock, nominal): %.1f TFLOP/s.' %
+      (env['torch'], env['cuda'], env['triton'] or 'absent',
+       platform.python_version(), env['copy_bw'] / 1e9, env['peak'] / 1e12))
+    A('')
+    A('Every column is timed with the same harness: CUDA events, the L2 '
+      'flushed before each run, warm-up, the four columns interleaved, '
+      'median of the runs (10th-90th percentile in the JSON). NVPTX and '
+      'selected are the two objects of the kernel\'s `gpu.binary` '
+      '(docs/suite/objects), launched through the CUDA driver with the '
+      'memref ABI. Rates count the bytes a kernel must move (or 2MNK '
+      'flops); "% roof" is the fraction of the copy bandwidth (of the f32 '
+      'peak for sgemm). "check" compares each path with the PyTorch '
+      'reference on the same inputs (NVPTX/selected/Triton).')
+    A('')
+    head = ['kernel', 'size'] + ['%s µs' % TITLES[c] for c in COLUMNS] + [
+        'selected rate', '% roof', 'Triton rate', 'speedup sel/NVPTX',
+        'check', 'notes']
+    A('| ' + ' | '.join(head) + ' |')
+    A('|' + '---|' * len(head))
+    speedups = []
+    misses_all = []
+    for row in rows:
+        t = row['times']
+        cells = [row['kernel'], row['sizes'].replace(' ', ', ')]
+        for c in COLUMNS:
+            cells.append('%.1f' % (t[c]['median'] * 1e3) if c in t else '-')
+        rate, frac = _rate(row, 'selected', env)
+        trate, _ = _rate(row, 'triton', env)
+        unit = (lambda r: '%.0f GB/s' % (r / 1e9)) if row['metric'] == \
+            'bytes' else (lambda r: '%.1f TFLOP/s' % (r / 1e12))
+        cells.append(unit(rate) if rate else '-')
+        cells.append('%.0f%%' % (100 * frac) if frac else '-')
+        cells.append(unit(trate) if trate else '-')
+        s = speedup(row)
+        if s:
+            speedups.append(s)
+        cells.append('%.2fx' % s if s else '-')
+        cells.append('/'.join({True: 'pass', False: 'FAIL'}.get(
+            row['checks'].get(c), '-') for c in ('nvptx', 'selected',
+                                                 'triton')))
+        misses = _targets(row, env)
+        if misses:
+            misses_all.append((row, misses))
+        notes = misses + ([row['note']] if row['note'] else [])
+        if row['selected']['source'] != 'llm':
+            notes.insert(0, 'selected = NVPTX (%s)' %
+                         row['selected']['reason'])
+        cells.append('; '.join(notes))
+        A('| ' + ' | '.join(cells) + ' |')
+    A('')
+    if speedups:
+        geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+        A('Geometric mean of the speedup of the selected path over the NVPTX '
+          'path, over the %d rows: **%.2fx** (target %.1fx%s).' %
+          (len(speedups), geo, TARGET_GEOMEAN,
+           ', met' if geo >= TARGET_GEOMEAN else ', **missed**'))
+        A('')
+    A('## Targets')
+    A('')
+    A('Memory-bound kernels: the selected path at least as fast as Triton '
+      '(%d%% timing noise allowed) and at %d%% of the copy bandwidth or '
+      'more. ' % (int(NOISE * 100), int(TARGET_COPY_FRACTION * 100)) +
+      ('Every row meets them.' if not misses_all else
+       'Rows that miss one:'))
+    A('')
+    for row, misses in misses_all:
+        A('- %s %s: %s' % (row['kernel'], row['sizes'], ', '.join(misses)))
+    if misses_all:
+        A('')
+    if plot_name:
+        A('![Fraction of the roof per path](%s)' % plot_name)
+        A('')
+    with open(path, 'w') as out:
+        out.write('\n'.join(lines))
+
+
+def write_plot(path, env, rows):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    largest = {}
+    for row in rows:
+        largest[row['kernel']] = row
+    kernels = list(largest)
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(kernels)), 4.5))
+    width = 0.2
+    for k, column in enumerate(COLUMNS):
+        values = []
+        for name in kernels:
+            _, frac = _rate(largest[name], column, env)
+            values.append(100 * frac if frac else 0)
+        ax.bar([i + (k - 1.5) * width for i in range(len(kernels))], values,
+               width, label=TITLES[column])
+    ax.axhline(100 * TARGET_COPY_FRACTION, color='grey', linestyle='--',
+               linewidth=0.8)
+    ax.set_xticks(range(len(kernels)))
+    ax.set_xticklabels(kernels, rotation=30, ha='right')
+    ax.set_ylabel('% of copy bandwidth (sgemm: % of f32 peak)')
+    ax.set_title('Largest size per kernel, %s' % env['device'])
+    ax.legend(ncol=4, fontsize='small')
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--objects', default='docs/suite/objects',
+                        help='directory of manifest.json and the PTX')
+    parser.add_argument('--out', help='markdown file to write')
+    parser.add_argument('--plot', help='PNG file to write')
+    parser.add_argument('--json', help='raw results as JSON')
+    parser.add_argument('--kernel', action='append', default=[],
+                        help='only this kernel (repeatable)')
+    parser.add_argument('--sizes', choices=['all', 'largest'], default='all')
+    parser.add_argument('--runs', type=int, default=30)
+    parser.add_argument('--warmup', type=int, default=3)
+    parser.add_argument('--dry-run', action='store_true',
+                        help='print the launch plan; no torch, no GPU')
+    parser.add_argument('--export', action='store_true',
+                        help='regenerate the objects with export.py first')
+    parser.add_argument('--build', default='build')
+    parser.add_argument('--select', default='llm', choices=['llm', 'auto'])
+    parser.add_argument('--verify', default='compile',
+                        choices=['compile', 'exec'])
+    args = parser.parse_args(argv)
+
+    if args.export:
+        from llmptx.suite import export
+        status = export.main(['--build', args.build, '--out', args.objects,
+                              '--select', args.select, '--verify',
+                              args.verify])
+        if status:
+            return status
+    try:
+        manifest = manifest_mod.load(args.objects)
+    except manifest_mod.ManifestError as err:
+        print('error: %s' % err, file=sys.stderr)
+        return 2
+    unknown = [k for k in args.kernel
+               if k not in [m['name'] for m in manifest['kernels']]]
+    if unknown:
+        print('error: no kernel %s in the manifest' % ', '.join(unknown),
+              file=sys.stderr)
+        return 2
+    if args.dry_run:
+        problems = dry_run(manifest, args.kernel, args.sizes, sys.stdout)
+        print('%d kernel(s), %d problem(s)' % (
+            len([k for k in manifest['kernels']
+                 if not args.kernel or k['name'] in args.kernel]), problems))
+        return 1 if problems else 0
+
+    env, rows = run_gpu(manifest, args)
+    command = 'PYTHONPATH=python python3 -m llmptx.suite.bench ' + ' '.join(
+        a for a in (argv if argv is not None else sys.argv[1:]))
+    if args.json:
+        import json
+        with open(args.json, 'w') as out:
+            json.dump({'env': env, 'rows': rows, 'command': command}, out,
+                      indent=1)
+    if args.plot:
+        write_plot(args.plot, env, rows)
+    if args.out:
+        plot_name = (os.path.relpath(args.plot, os.path.dirname(args.out) or
+                                     '.') if args.plot else None)
+        write_markdown(args.out, env, rows, command, plot_name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

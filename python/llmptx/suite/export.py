@@ -1,0 +1,376 @@
+"""Produces the PTX objects and the manifest that the benchmark driver reads.
+
+    python -m llmptx.suite.export [--build build] [--out docs/suite/objects]
+        [--kernels docs/suite/kernels] [--cache docs/suite/cache]
+        [--select llm|auto] [--verify compile|exec] [--runner CMD]
+        [--only NAME ...]
+
+For every kernel module of docs/suite/kernels it runs
+`llmptx-opt --llm-lower` with the replay provider on the shipped cache,
+takes the two objects of the resulting `gpu.binary` (the selected one and
+the NVPTX reference) and writes `<kernel>.selected.ptx`,
+`<kernel>.nvptx.ptx` and one `manifest.json` describing, per kernel, what a
+launcher needs: the entry, the block size and the grid as expressions of
+the problem sizes (from `known_block_size` and `#llmgen.harness`), every
+argument (memref element type and shape expressions, or a scalar's type
+and value), the PTX parameter list of each object, and what llm-lower
+decided (source, candidate, verification level, reason).
+
+On this CPU-only machine the shipped objects come from `select=llm
+verify=compile`: the LLM path checked by lint, ABI and ptxas. On a GPU
+machine, `--select auto --verify exec` makes llm-lower run llmptx-runner
+and select the LLM kernel only when it verified and was not slower; the
+manifest then records that decision.
+
+Only the standard library is used.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from llmptx import gpu_binary
+
+MANIFEST_FORMAT = 'llmptx-suite-manifest'
+LOWER_OPTIONS = 'chip=sm_90 features=+ptx80'
+
+
+class ExportError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Reading the kernel as written
+# ---------------------------------------------------------------------------
+
+def _balanced(text, start, open_ch, close_ch):
+    depth = 0
+    i = start
+    in_string = False
+    while i < len(text):
+        ch = text[i]
+        if in_string:
+            if ch == '\\':
+                i += 2
+                continue
+            if ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == open_ch:
+            depth += 1
+        elif ch == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ExportError('unbalanced %s%s' % (open_ch, close_ch))
+
+
+def _split_top(text):
+    parts, depth, cur, in_string = [], 0, [], False
+    for ch in text:
+        if in_string:
+            cur.append(ch)
+            if ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in '[({<':
+            depth += 1
+        elif ch in '])}>':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            parts.append(''.join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if ''.join(cur).strip():
+        parts.append(''.join(cur).strip())
+    return parts
+
+
+def _strings(text):
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', text)
+
+
+def _parse_memref(type_text):
+    m = re.fullmatch(r'memref<([^,>]*?)x?(f16|bf16|f32|f64|i1|i8|i16|i32|'
+                     r'i64)\s*(,[^>]*)?>', type_text.strip())
+    if not m:
+        return None
+    if m.group(3):
+        raise ExportError('%s: only identity layouts are supported by the '
+                          'driver' % type_text)
+    dims = [d for d in m.group(1).split('x') if d]
+    return m.group(2), dims
+
+
+def _tolerance(text):
+    out = {}
+    for key in ('ulp', 'rel', 'abs'):
+        m = re.search(r'\b%s\s*=\s*([-+0-9.eE]+)' % key, text)
+        if m:
+            out[key] = int(m.group(1)) if key == 'ulp' else float(m.group(1))
+    return out
+
+
+def describe_kernel(mlir_text, path):
+    """The gpu.func of a suite module: signature, block, harness."""
+    m = re.search(r'gpu\.func\s+@([\w$.]+)\s*\(', mlir_text)
+    if not m:
+        raise ExportError('%s: no gpu.func' % path)
+    name = m.group(1)
+    sig_end = _balanced(mlir_text, m.end() - 1, '(', ')')
+    params = _split_top(mlir_text[m.end():sig_end - 1])
+    args = []
+    for param in params:
+        pm = re.fullmatch(r'%([\w$.]+)\s*:\s*(.+)', param.strip(), re.S)
+        if not pm:
+            raise ExportError('%s: cannot read argument %r' % (path, param))
+        arg_name, arg_type = pm.group(1), ' '.join(pm.group(2).split())
+        memref = _parse_memref(arg_type)
+        if memref:
+            args.append({'name': arg_name, 'kind': 'memref',
+                         'element': memref[0], 'dims': memref[1]})
+        elif arg_type in ('index', 'f32', 'f16', 'bf16', 'f64', 'i32',
+                          'i64', 'i16', 'i8'):
+            args.append({'name': arg_name, 'kind': 'scalar',
+                         'type': arg_type})
+        else:
+            raise ExportError('%s: argument %%%s has a type the driver does '
+                              'not launch (%s)' % (path, arg_name, arg_type))
+    rest = mlir_text[sig_end:]
+    block = re.search(r'known_block_size\s*=\s*array<i32:\s*(\d+),\s*(\d+),'
+                      r'\s*(\d+)>', rest)
+    if not block:
+        raise ExportError('%s: @%s has no known_block_size' % (path, name))
+    hm = re.search(r'#llmgen\.harness<', rest)
+    if not hm:
+        raise ExportError('%s: @%s has no #llmgen.harness' % (path, name))
+    harness = rest[hm.end():_balanced(rest, hm.end() - 1, '<', '>') - 1]
+    fields = {}
+    for item in _split_top(harness):
+        key, _, value = item.partition('=')
+        fields[key.strip()] = value.strip()
+    sizes = _strings(fields.get('sizes', '[]'))
+    harness_args = _strings(fields.get('args', '[]'))
+    grid = _strings(fields.get('grid', '[]'))
+    if len(grid) != 3:
+        raise ExportError('%s: @%s: the harness needs a grid of three '
+                          'expressions' % (path, name))
+    if len(harness_args) != len(args):
+        raise ExportError('%s: @%s: the harness lists %d args for %d '
+                          'arguments' % (path, name, len(harness_args),
+                                         len(args)))
+    for arg, expr in zip(args, harness_args):
+        if arg['kind'] == 'scalar':
+            arg['value'] = expr
+            continue
+        dynamic = [e.strip() for e in expr.split(',')] if expr else []
+        shape, k = [], 0
+        for dim in arg.pop('dims'):
+            if dim == '?':
+                if k >= len(dynamic):
+                    raise ExportError('%s: @%s: no size for a dynamic '
+                                      'dimension of %%%s' % (path, name,
+                                                             arg['name']))
+                shape.append(dynamic[k])
+                k += 1
+            else:
+                shape.append(dim)
+        arg['shape'] = shape
+    facts = {}
+    fm = re.search(r'\balign\s*=\s*(\d+)', fields.get('facts', ''))
+    if fm:
+        facts['align'] = int(fm.group(1))
+    outputs = [int(x) for x in re.findall(r'\d+', fields.get('outputs', ''))]
+    return {'name': name, 'block': [int(b) for b in block.groups()],
+            'grid': grid, 'sizes': sizes, 'args': args, 'facts': facts,
+            'outputs': outputs,
+            'tolerance': _tolerance(fields.get('tolerance', ''))}
+
+
+def abi_params(kernel):
+    """(role, arg index, dim, bytes) per PTX parameter of the memref ABI."""
+    out = []
+    for index, arg in enumerate(kernel['args']):
+        if arg['kind'] == 'scalar':
+            size = {'index': 8, 'i64': 8, 'f64': 8, 'f32': 4, 'i32': 4,
+                    'f16': 2, 'bf16': 2, 'i16': 2, 'i8': 1}[arg['type']]
+            out.append(('scalar', index, 0, size))
+            continue
+        out.append(('allocated_ptr', index, 0, 8))
+        out.append(('aligned_ptr', index, 0, 8))
+        out.append(('offset', index, 0, 8))
+        for dim in range(len(arg['shape'])):
+            out.append(('size', index, dim, 8))
+        for dim in range(len(arg['shape'])):
+            out.append(('stride', index, dim, 8))
+    return out
+
+
+_PARAM = re.compile(r'\.param\s+((?:\.align\s+\d+\s+|\.\w+\s+)*)([$\w]+)'
+                    r'(?:\[(\d+)\])?')
+_TYPE_BYTES = {'u8': 1, 's8': 1, 'b8': 1, 'u16': 2, 's16': 2, 'b16': 2,
+               'f16': 2, 'u32': 4, 's32': 4, 'b32': 4, 'f32': 4, 'u64': 8,
+               's64': 8, 'b64': 8, 'f64': 8}
+
+
+def ptx_params(ptx, entry):
+    """[(name, bytes)] of the .entry's parameters."""
+    m = re.search(r'\.entry\s+%s\s*\(([^)]*)\)' % re.escape(entry), ptx)
+    if not m:
+        raise ExportError('no .entry %s in the object' % entry)
+    params = []
+    for item in m.group(1).split(','):
+        item = item.strip()
+        if not item:
+            continue
+        pm = _PARAM.match(item)
+        if not pm:
+            raise ExportError('cannot read parameter %r' % item)
+        types = [t for t in re.findall(r'\.(\w+)', pm.group(1))
+                 if t in _TYPE_BYTES]
+        size = _TYPE_BYTES[types[0]] if types else 8
+        if pm.group(3):
+            size *= int(pm.group(3))
+        params.append({'name': pm.group(2), 'bytes': size})
+    return params
+
+
+# ---------------------------------------------------------------------------
+# Running llm-lower and collecting the objects
+# ---------------------------------------------------------------------------
+
+def _property(header, key):
+    m = re.search(r'\b%s = "([^"]*)"' % re.escape(key), header)
+    return m.group(1) if m else None
+
+
+def lower(opt, mlir_path, cache, select, verify, runner, workdir):
+    out = os.path.join(workdir, 'out.mlir')
+    report = os.path.join(workdir, 'report.json')
+    options = ('%s provider=replay model=curated cache=read cache-dir=%s '
+               'select=%s verify=%s report=%s' %
+               (LOWER_OPTIONS, cache, select, verify, report))
+    if runner:
+        options += " runner='%s'" % runner.replace("'", "\\'")
+    proc = subprocess.run([opt, mlir_path, '--llm-lower=' + options, '-o',
+                           out], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise ExportError('%s: llmptx-opt failed (%d):\n%s' %
+                          (mlir_path, proc.returncode, proc.stderr.strip()))
+    with open(out) as handle:
+        text = handle.read()
+    with open(report) as handle:
+        rep = json.load(handle)
+    return text, rep, proc.stderr
+
+
+def export_kernel(opt, mlir_path, cache, outdir, select, verify, runner):
+    with open(mlir_path) as handle:
+        kernel = describe_kernel(handle.read(), mlir_path)
+    with tempfile.TemporaryDirectory() as work:
+        text, report, _ = lower(opt, mlir_path, cache, select, verify, runner,
+                                work)
+    objects = list(gpu_binary.parse_objects(text))
+    if len(objects) != 2:
+        raise ExportError('%s: expected one gpu.binary with two objects, '
+                          'found %d objects' % (mlir_path, len(objects)))
+    selected = next((o for o in objects
+                     if _property(o[2], 'llmgen.slot') == 'selected'), None)
+    reference = next((o for o in objects
+                      if _property(o[2], 'llmgen.source') == 'nvptx'), None)
+    if selected is None or reference is None:
+        raise ExportError('%s: no selected object or no NVPTX object' %
+                          mlir_path)
+    entry = kernel['name']
+    info = next((k for k in report.get('kernels', [])
+                 if k.get('name') == entry), {})
+    record = dict(kernel)
+    record['source'] = os.path.relpath(mlir_path)
+    record['entry'] = entry
+    record['objects'] = {}
+    for slot, obj in (('nvptx', reference), ('selected', selected)):
+        ptx = obj[3].decode('utf-8')
+        fname = '%s.%s.ptx' % (entry, slot)
+        with open(os.path.join(outdir, fname), 'w') as out:
+            out.write(ptx)
+        record['objects'][slot] = {'file': fname,
+                                   'params': ptx_params(ptx, entry)}
+    record['selected'] = {
+        'source': _property(selected[2], 'llmgen.source'),
+        'candidate': info.get('candidate', ''),
+        'verification': info.get('verification', ''),
+        'reason': info.get('reason', ''),
+    }
+    expected = [size for _, _, _, size in abi_params(kernel)]
+    for slot, obj in record['objects'].items():
+        got = [p['bytes'] for p in obj['params']]
+        if got != expected:
+            raise ExportError('%s: the %s object\'s parameters (%s bytes) do '
+                              'not match the memref ABI of the signature '
+                              '(%s)' % (mlir_path, slot, got, expected))
+    return record
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--build', default='build',
+                        help='build directory with bin/llmptx-opt')
+    parser.add_argument('--kernels', default='docs/suite/kernels')
+    parser.add_argument('--cache', default='docs/suite/cache')
+    parser.add_argument('--out', default='docs/suite/objects')
+    parser.add_argument('--select', default='llm', choices=['llm', 'auto'])
+    parser.add_argument('--verify', default='compile',
+                        choices=['compile', 'exec'])
+    parser.add_argument('--runner', help='runner= of llm-lower (verify=exec '
+                        'on a GPU elsewhere)')
+    parser.add_argument('--only', action='append', default=[],
+                        help='export only this kernel (repeatable)')
+    args = parser.parse_args(argv)
+
+    opt = os.path.join(args.build, 'bin', 'llmptx-opt')
+    if not os.path.exists(opt):
+        print('error: %s not found (build it, or pass --build)' % opt,
+              file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    paths = sorted(os.path.join(args.kernels, f)
+                   for f in os.listdir(args.kernels) if f.endswith('.mlir'))
+    if args.only:
+        paths = [p for p in paths
+                 if os.path.basename(p)[:-5] in args.only]
+    kernels = []
+    for path in paths:
+        try:
+            kernels.append(export_kernel(opt, path, args.cache, args.out,
+                                         args.select, args.verify,
+                                         args.runner))
+        except (ExportError, OSError, json.JSONDecodeError) as err:
+            print('error: %s' % err, file=sys.stderr)
+            return 1
+        rec = kernels[-1]
+        print('%s: selected %s (%s, verification %s)' %
+              (rec['entry'], rec['selected']['source'],
+               rec['selected']['candidate'] or '-',
+               rec['selected']['verification']))
+    manifest = {'format': MANIFEST_FORMAT, 'version': 1,
+                'lowering': '%s provider=replay model=curated select=%s '
+                            'verify=%s' % (LOWER_OPTIONS, args.select,
+                                           args.verify),
+                'kernels': kernels}
+    with open(os.path.join(args.out, 'manifest.json'), 'w') as out:
+        json.dump(manifest, out, indent=1, sort_keys=True)
+        out.write('\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,334 @@
+"""What the benchmark does with each kernel of the suite.
+
+Per kernel: the problem sizes it is timed at, how its inputs are filled,
+the bytes it must move (memory-bound kernels) or the flops it does, the
+PyTorch op a user would write today (timed as the "PyTorch" column), the
+PyTorch reference its outputs are checked against, and the tolerance of
+that check. The launch itself (grid, block, arguments, scalar values) comes
+from the manifest, i.e. from the kernel's #llmgen.harness.
+
+Importing this module needs neither torch nor a GPU; the functions that
+build tensors import torch when they are called.
+"""
+
+import math
+
+
+class Workload:
+    def __init__(self, name, sizes, inits, outputs, metric, amount,
+                 reference, torch_op, tolerance, memory_bound=True,
+                 note='', compare=None):
+        self.name = name
+        self.sizes = sizes            # [{size name: value}]
+        self.inits = inits            # {arg name: recipe tuple}
+        self.outputs = outputs        # arg names compared after a run
+        self.metric = metric          # 'bytes' or 'flops'
+        self.amount = amount          # sizes -> bytes moved or flops done
+        self.reference = reference    # (tensors, scalars) -> {name: tensor}
+        self.torch_op = torch_op      # (tensors, scalars) -> callable
+        self.tolerance = tolerance    # (rtol, atol) against PyTorch
+        self.memory_bound = memory_bound
+        self.note = note
+        self.compare = compare        # optional (got, want, sizes) -> bool
+
+
+def _pow2(*exps):
+    return [{'N': 1 << e} for e in exps]
+
+
+def _reduce_sizes(*exps):
+    out = []
+    for e in exps:
+        n = 1 << e
+        out.append({'N': n, 'G': min(-(-n // 256), 1024)})
+    return out
+
+
+# -- references and PyTorch ops (torch imported by the caller's process) ----
+
+def _vadd_ref(t, s):
+    return {'c': t['a'] + t['b']}
+
+
+def _vadd_op(t, s):
+    import torch
+    a, b, c = t['a'], t['b'], t['c']
+    return lambda: torch.add(a, b, out=c)
+
+
+def _saxpy_ref(t, s):
+    return {'y': s['alpha'] * t['x'] + t['y']}
+
+
+def _saxpy_op(t, s):
+    x, y, alpha = t['x'], t['y'], s['alpha']
+    return lambda: y.add_(x, alpha=alpha)
+
+
+def _gelu_ref(t, s):
+    import torch
+    import torch.nn.functional as F
+    g = F.gelu(t['x'] + t['bias']) * s['scale']
+    return {'out': torch.where(t['mask'] != 0, g, torch.zeros_like(g))}
+
+
+def _gelu_op(t, s):
+    import torch.nn.functional as F
+    x, bias, scale = t['x'], t['bias'], s['scale']
+    keep = t['mask'] != 0
+    return lambda: F.gelu(x + bias) * keep * scale
+
+
+def _softmax_ref(t, s):
+    import torch
+    return {'y': torch.softmax(t['x'].double(), dim=-1).float()}
+
+
+def _softmax_op(t, s):
+    import torch
+    x = t['x']
+    return lambda: torch.softmax(x, dim=-1)
+
+
+def _layernorm_ref(t, s):
+    import torch.nn.functional as F
+    x = t['x'].double()
+    y = F.layer_norm(x, (x.shape[-1],), t['gamma'].double(),
+                     t['beta'].double(), s['eps'])
+    return {'y': y.float()}
+
+
+def _layernorm_op(t, s):
+    import torch.nn.functional as F
+    x, g, b, eps = t['x'], t['gamma'], t['beta'], s['eps']
+    return lambda: F.layer_norm(x, (x.shape[-1],), g, b, eps)
+
+
+def _reduce_ref(t, s):
+    return {'partial': t['in'].double().sum().float()}
+
+
+def _reduce_compare(got, want, sizes):
+    # The partial sums of the kernel add up to the whole sum.
+    total = got['partial'].double().sum()
+    n = sizes['N']
+    # Each of the two sums may be off by about sqrt(n) ulps of its terms.
+    bound = 1e-6 * math.sqrt(n) + 1e-5 * abs(float(want['partial']))
+    return abs(float(total) - float(want['partial'])) <= bound
+
+
+def _reduce_op(t, s):
+    import torch
+    x = t['in']
+    return lambda: torch.sum(x)
+
+
+def _transpose_ref(t, s):
+    return {'out': t['in'].t().contiguous()}
+
+
+def _transpose_op(t, s):
+    x, out = t['in'], t['out']
+    return lambda: out.copy_(x.t())
+
+
+def _sgemm_ref(t, s):
+    return {'c': (t['a'].double() @ t['b'].double()).float()}
+
+
+def _sgemm_op(t, s):
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a, b, c = t['a'], t['b'], t['c']
+    return lambda: torch.matmul(a, b, out=c)
+
+
+_STENCIL_W = (0.4, 0.2, 0.07, 0.03)
+
+
+def _stencil_weights(device):
+    import torch
+    w0, w1, w2, w3 = _STENCIL_W
+    return torch.tensor([[[w3, w2, w1, w0, w1, w2, w3]]],
+                        dtype=torch.float32, device=device)
+
+
+def _stencil_ref(t, s):
+    import torch.nn.functional as F
+    x = t['in']
+    w = _stencil_weights(x.device).double()
+    y = F.conv1d(x.double()[None, None], w, padding=3)[0, 0].float()
+    n = x.shape[0]
+    edge = min(3, n)
+    y[:edge] = x[:edge]
+    y[n - edge:] = x[n - edge:]
+    return {'out': y}
+
+
+def _stencil_op(t, s):
+    import torch.nn.functional as F
+    x = t['in'][None, None]
+    w = _stencil_weights(x.device)
+    return lambda: F.conv1d(x, w, padding=3)
+
+
+def _histogram_ref(t, s):
+    import torch
+    counts = torch.bincount((t['in'] & 255).long(), minlength=256)
+    return {'bins': (t['bins'].long() + counts).int()}
+
+
+def _histogram_op(t, s):
+    import torch
+    x = t['in']
+    return lambda: torch.bincount(x & 255, minlength=256)
+
+
+def _f16_ref(t, s):
+    x, y = t['x'].float(), t['y'].float()
+    # The kernel rounds x * alpha to half before adding y.
+    m = (x * s['alpha']).half().float()
+    return {'out': (m + y).half().relu()}
+
+
+def _f16_op(t, s):
+    import torch
+    x, y, alpha = t['x'], t['y'], s['alpha']
+    return lambda: torch.add(y, x, alpha=alpha).relu_()
+
+
+def _tma_ref(t, s):
+    return {'out': t['x'] * s['alpha'] + s['beta']}
+
+
+def _tma_op(t, s):
+    import torch
+    x, alpha, beta = t['x'], s['alpha'], s['beta']
+    return lambda: torch.mul(x, alpha).add_(beta)
+
+
+WORKLOADS = {w.name: w for w in [
+    Workload('vadd', _pow2(20, 24, 28),
+             {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
+             'bytes', lambda z: 12 * z['N'], _vadd_ref, _vadd_op, (0, 0)),
+    Workload('saxpy', _pow2(20, 24, 28),
+             {'x': ('uniform', -1, 1), 'y': ('uniform', -1, 1)}, ['y'],
+             'bytes', lambda z: 12 * z['N'], _saxpy_ref, _saxpy_op,
+             (1e-6, 1e-6)),
+    Workload('bias_gelu_dropout',
+             [{'M': 4096, 'N': 1024}, {'M': 8192, 'N': 4096},
+              {'M': 16384, 'N': 8192}],
+             {'x': ('uniform', -3, 3), 'bias': ('uniform', -1, 1),
+              'mask': ('bernoulli', 0.9)}, ['out'],
+             'bytes', lambda z: 9 * z['M'] * z['N'] + 4 * z['N'],
+             _gelu_ref, _gelu_op, (1e-5, 1e-6),
+             note='PyTorch: gelu(x + bias) * keep * scale, eager'),
+    Workload('softmax',
+             [{'M': 32768, 'N': 1024}, {'M': 8192, 'N': 4096},
+              {'M': 4096, 'N': 8192}],
+             {'x': ('normal', 0, 2)}, ['y'],
+             'bytes', lambda z: 8 * z['M'] * z['N'], _softmax_ref,
+             _softmax_op, (1e-5, 1e-7)),
+    Workload('layernorm',
+             [{'M': 32768, 'N': 1024}, {'M': 8192, 'N': 4096},
+              {'M': 4096, 'N': 8192}],
+             {'x': ('uniform', -1, 1), 'gamma': ('uniform', -1, 1),
+              'beta': ('uniform', -1, 1)}, ['y'],
+             'bytes', lambda z: 8 * z['M'] * z['N'] + 8 * z['N'],
+             _layernorm_ref, _layernorm_op, (1e-4, 1e-5)),
+    Workload('reduce_sum', _reduce_sizes(20, 24, 28),
+             {'in': ('uniform', -1, 1)}, ['partial'],
+             'bytes', lambda z: 4 * z['N'], _reduce_ref, _reduce_op, None,
+             compare=_reduce_compare,
+             note='first stage (G partial sums); PyTorch: torch.sum'),
+    Workload('transpose',
+             [{'R': 2048, 'C': 2048}, {'R': 8192, 'C': 8192},
+              {'R': 16384, 'C': 8192}],
+             {'in': ('uniform', -1, 1)}, ['out'],
+             'bytes', lambda z: 8 * z['R'] * z['C'], _transpose_ref,
+             _transpose_op, (0, 0)),
+    Workload('sgemm',
+             [{'M': 1024, 'N': 1024, 'K': 1024},
+              {'M': 2048, 'N': 2048, 'K': 2048},
+              {'M': 4096, 'N': 4096, 'K': 4096}],
+             {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
+             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _sgemm_ref,
+             _sgemm_op, (1e-4, 2e-4), memory_bound=False,
+             note='f32 (no TF32) on all four paths'),
+    Workload('stencil1d', _pow2(20, 24, 28),
+             {'in': ('uniform', -1, 1)}, ['out'],
+             'bytes', lambda z: 8 * z['N'], _stencil_ref, _stencil_op,
+             (1e-6, 1e-6), note='PyTorch: conv1d (no boundary copy)'),
+    Workload('histogram', _pow2(20, 24, 28),
+             {'in': ('randint32',), 'bins': ('zeros',)}, ['bins'],
+             'bytes', lambda z: 4 * z['N'], _histogram_ref, _histogram_op,
+             (0, 0), note='PyTorch: bincount(x & 255)'),
+    Workload('scale_add_relu_f16', _pow2(20, 24, 28),
+             {'x': ('uniform', -2, 2), 'y': ('uniform', -2, 2)}, ['out'],
+             'bytes', lambda z: 6 * z['N'], _f16_ref, _f16_op, (1e-3, 1e-3)),
+    Workload('tma_affine', _pow2(20, 24, 28),
+             {'x': ('uniform', -1, 1)}, ['out'],
+             'bytes', lambda z: 8 * z['N'], _tma_ref, _tma_op,
+             (1e-6, 1e-6)),
+]}
+
+
+def make_tensors(workload, plan, device):
+    """Input and output tensors for a plan: {arg name: tensor}. Outputs
+    are filled with NaN (integers: -1) so an unwritten element shows."""
+    import torch
+    dtypes = {'f32': torch.float32, 'f16': torch.float16,
+              'i32': torch.int32, 'i8': torch.int8, 'f64': torch.float64,
+              'i64': torch.int64}
+    gen = torch.Generator(device=device)
+    gen.manual_seed(0x6C6C6D)
+    tensors = {}
+    for buf in plan.buffers:
+        dtype = dtypes[buf.element]
+        recipe = workload.inits.get(buf.name)
+        shape = buf.shape
+        if recipe is None:
+            fill = float('nan') if dtype.is_floating_point else -1
+            tensors[buf.name] = torch.full(shape, fill, dtype=dtype,
+                                           device=device)
+            continue
+        kind = recipe[0]
+        if kind == 'uniform':
+            t = torch.rand(shape, generator=gen, device=device,
+                           dtype=torch.float32)
+            t = (t * (recipe[2] - recipe[1]) + recipe[1]).to(dtype)
+        elif kind == 'normal':
+            t = torch.randn(shape, generator=gen, device=device,
+                            dtype=torch.float32)
+            t = (t * recipe[2] + recipe[1]).to(dtype)
+        elif kind == 'bernoulli':
+            t = (torch.rand(shape, generator=gen, device=device) <
+                 recipe[1]).to(dtype)
+        elif kind == 'randint32':
+            t = torch.randint(-2**31, 2**31 - 1, shape, generator=gen,
+                              device=device, dtype=torch.int32)
+        elif kind == 'zeros':
+            t = torch.zeros(shape, dtype=dtype, device=device)
+        else:
+            raise ValueError('unknown recipe %r' % (kind,))
+        tensors[buf.name] = t.contiguous()
+    return tensors
+
+
+def scalar_values(kernel, plan):
+    """The Python values of the scalar arguments (from the manifest)."""
+    import struct
+    out = {}
+    for arg in kernel['args']:
+        if arg['kind'] != 'scalar':
+            continue
+        raw = plan.scalars[arg['name']]
+        if arg['type'] == 'f32':
+            out[arg['name']] = struct.unpack('<f', raw)[0]
+        elif arg['type'] == 'f16':
+            out[arg['name']] = struct.unpack('<e', raw)[0]
+        elif arg['type'] == 'f64':
+            out[arg['name']] = struct.unpack('<d', raw)[0]
+        else:
+            out[arg['name']] = int.from_bytes(raw, 'little', signed=True)
+    return out
