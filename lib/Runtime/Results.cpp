@@ -83,6 +83,7 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   t["candidate_ms"] = statsJson(timing.candidateMs);
   t["speedup"] = timing.speedup.speedup;
   t["speedup_spread"] = {timing.speedup.spreadLo, timing.speedup.spreadHi};
+  t["speedup_bound"] = {timing.speedup.boundLo, timing.speedup.boundHi};
   t["suspicious"] = timing.speedup.suspicious;
   t["comparison"] = timing.speedup.comparison;
   t["l2_flush_bytes"] = timing.l2FlushBytes;
@@ -309,7 +310,8 @@ public:
     if (!reader.expectObject(timing, t,
                              {"shape", "shape_index", "reference_ms",
                               "candidate_ms", "speedup", "speedup_spread",
-                              "suspicious", "comparison", "l2_flush_bytes"}))
+                              "speedup_bound", "suspicious", "comparison",
+                              "l2_flush_bytes"}))
       return result;
     if (const Json *shape = reader.member(timing, t, "shape", false))
       result.shape = readShape(*shape, t + ".shape");
@@ -328,6 +330,15 @@ public:
       else {
         result.speedup.spreadLo = (*spread)[0].get<double>();
         result.speedup.spreadHi = (*spread)[1].get<double>();
+      }
+    }
+    if (const Json *bound = reader.member(timing, t, "speedup_bound", false)) {
+      if (!bound->is_array() || bound->size() != 2 ||
+          !(*bound)[0].is_number() || !(*bound)[1].is_number())
+        reader.fail(t + ".speedup_bound", "expected [lo, hi]");
+      else {
+        result.speedup.boundLo = (*bound)[0].get<double>();
+        result.speedup.boundHi = (*bound)[1].get<double>();
       }
     }
     result.speedup.suspicious = reader.boolean(timing, t, "suspicious", false);
@@ -468,8 +479,11 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
           const CandidateTiming &timing = *candidate.timing;
           line += "; speedup " + formatRatio(timing.speedup.speedup) + "x [" +
                   formatRatio(timing.speedup.spreadLo) + ", " +
-                  formatRatio(timing.speedup.spreadHi) + "] " +
-                  timing.speedup.comparison + " (reference " +
+                  formatRatio(timing.speedup.spreadHi) + "]";
+          if (timing.speedup.boundHi > 0)
+            line += " 95% CI [" + formatRatio(timing.speedup.boundLo) + ", " +
+                    formatRatio(timing.speedup.boundHi) + "]";
+          line += " " + timing.speedup.comparison + " (reference " +
                   formatMs(timing.referenceMs.median) + " ms, candidate " +
                   formatMs(timing.candidateMs.median) + " ms, " +
                   std::to_string(timing.candidateMs.runs) + " runs)";

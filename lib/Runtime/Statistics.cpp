@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 using namespace llmptx::runtime;
 
@@ -50,9 +51,29 @@ llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
   estimate.spreadLo = percentile(ratios, 0.1);
   estimate.spreadHi = percentile(ratios, 0.9);
   estimate.suspicious = estimate.speedup > kSuspiciousSpeedup;
-  if (estimate.spreadLo > 1 + kSameMargin)
+
+  // Paired bootstrap of the ratio of medians: pairs ran back to back, so
+  // resampling whole pairs keeps the drift they share.
+  std::mt19937_64 random(0x6c6c6d707478ull);
+  std::uniform_int_distribution<size_t> pick(0, pairs - 1);
+  std::vector<double> bootstrap, reference(pairs), candidate(pairs);
+  bootstrap.reserve(kBootstrapResamples);
+  for (unsigned resample = 0; resample < kBootstrapResamples; ++resample) {
+    for (size_t i = 0; i < pairs; ++i) {
+      size_t drawn = pick(random);
+      reference[i] = referenceMs[drawn];
+      candidate[i] = candidateMs[drawn];
+    }
+    double candidateTime = percentile(candidate, 0.5);
+    if (candidateTime > 0)
+      bootstrap.push_back(percentile(reference, 0.5) / candidateTime);
+  }
+  estimate.boundLo = percentile(bootstrap, 0.025);
+  estimate.boundHi = percentile(bootstrap, 0.975);
+
+  if (estimate.boundLo > 1 + kSameMargin)
     estimate.comparison = "faster";
-  else if (estimate.spreadHi < 1 - kSameMargin)
+  else if (estimate.boundHi < 1 - kSameMargin)
     estimate.comparison = "slower";
   else
     estimate.comparison = "same";

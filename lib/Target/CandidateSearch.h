@@ -76,7 +76,8 @@ struct Candidate {
   /// Filled by verification by execution.
   std::string execVerdict;
   std::string execDetails;
-  std::optional<double> speedup, spreadLo, spreadHi, referenceMs, candidateMs;
+  std::optional<double> speedup, spreadLo, spreadHi, boundLo, boundHi,
+      referenceMs, candidateMs;
   std::string comparison;
   bool suspicious = false;
 

@@ -449,6 +449,10 @@ std::string llmptx::applyResults(llvm::StringRef resultsJson,
           candidate->speedup = result.timing->speedup.speedup;
           candidate->spreadLo = result.timing->speedup.spreadLo;
           candidate->spreadHi = result.timing->speedup.spreadHi;
+          if (result.timing->speedup.boundHi > 0) {
+            candidate->boundLo = result.timing->speedup.boundLo;
+            candidate->boundHi = result.timing->speedup.boundHi;
+          }
           candidate->referenceMs = result.timing->referenceMs.median;
           candidate->candidateMs = result.timing->candidateMs.median;
           candidate->comparison = result.timing->speedup.comparison;

@@ -137,6 +137,12 @@ static void rankCandidates(std::vector<Candidate *> &candidates) {
 static std::string describeSpeed(const Candidate &candidate) {
   if (!candidate.speedup)
     return "not timed";
+  // The bound decides; results of runners without one show the pair spread.
+  if (candidate.boundLo && candidate.boundHi)
+    return llvm::formatv("{0:f2}x the reference (95% CI {1:f2}..{2:f2}, {3})",
+                         *candidate.speedup, *candidate.boundLo,
+                         *candidate.boundHi, candidate.comparison)
+        .str();
   return llvm::formatv("{0:f2}x the reference (pairs p10..p90 {1:f2}..{2:f2}, "
                        "{3})",
                        *candidate.speedup, candidate.spreadLo.value_or(0),
@@ -340,14 +346,18 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
   if (!candidate.execDetails.empty())
     record["exec_details"] = candidate.execDetails;
   if (candidate.speedup) {
-    record["timing"] =
-        llvm::json::Object{{"speedup", *candidate.speedup},
-                           {"pair_ratio_p10", candidate.spreadLo.value_or(0)},
-                           {"pair_ratio_p90", candidate.spreadHi.value_or(0)},
-                           {"reference_ms", candidate.referenceMs.value_or(0)},
-                           {"candidate_ms", candidate.candidateMs.value_or(0)},
-                           {"comparison", candidate.comparison},
-                           {"suspicious", candidate.suspicious}};
+    record["timing"] = llvm::json::Object{
+        {"speedup", *candidate.speedup},
+        {"pair_ratio_p10", candidate.spreadLo.value_or(0)},
+        {"pair_ratio_p90", candidate.spreadHi.value_or(0)},
+        {"speedup_ci95", candidate.boundHi
+                             ? llvm::json::Value(llvm::json::Array{
+                                   *candidate.boundLo, *candidate.boundHi})
+                             : llvm::json::Value(nullptr)},
+        {"reference_ms", candidate.referenceMs.value_or(0)},
+        {"candidate_ms", candidate.candidateMs.value_or(0)},
+        {"comparison", candidate.comparison},
+        {"suspicious", candidate.suspicious}};
   }
   return record;
 }

@@ -31,13 +31,21 @@ struct SpeedupEstimate {
   /// candidate_i (each pair ran back to back, interleaved).
   double spreadLo = 0;
   double spreadHi = 0;
+  /// 95% confidence interval of `speedup`, from a bootstrap over the
+  /// pairs (each resample draws pairs with replacement and takes the ratio
+  /// of the medians), with a fixed seed so a result is reproducible.
+  double boundLo = 0;
+  double boundHi = 0;
   /// Above kSuspiciousSpeedup: treated as a bug until explained.
   bool suspicious = false;
-  /// "faster" when even the 10th percentile ratio is above 1 +
-  /// kSameMargin, "slower" when the 90th is below 1 - kSameMargin, else
-  /// "same".
+  /// "faster" when the interval lies above 1 + kSameMargin, "slower" when
+  /// it lies below 1 - kSameMargin, else "same": a difference inside the
+  /// noise is never called faster.
   std::string comparison;
 };
+
+/// Resamples of the bootstrap.
+inline constexpr unsigned kBootstrapResamples = 2000;
 
 inline constexpr double kSuspiciousSpeedup = 10.0;
 /// Differences smaller than this fraction count as "same": the same

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace llmptx::runtime;
 
 namespace {
@@ -159,3 +161,29 @@ TEST(StatisticsTest, SpeedupAndItsSpread) {
 }
 
 } // namespace
+
+TEST(StatisticsTest, BootstrapBoundDecidesTheComparison) {
+  // 200 pairs: the candidate is 5% faster with 3% noise on both.
+  std::vector<double> reference, candidate;
+  for (int i = 0; i < 200; ++i) {
+    double noise = 1 + 0.03 * std::sin(i * 1.7);
+    double other = 1 + 0.03 * std::cos(i * 2.3);
+    reference.push_back(1.0 * noise);
+    candidate.push_back(0.95 * other);
+  }
+  SpeedupEstimate faster = estimateSpeedup(reference, candidate);
+  EXPECT_LE(faster.boundLo, faster.speedup);
+  EXPECT_GE(faster.boundHi, faster.speedup);
+  EXPECT_GT(faster.boundLo, 1.02);
+  EXPECT_EQ(faster.comparison, "faster");
+  // Reproducible: the same samples give the same bound.
+  SpeedupEstimate again = estimateSpeedup(reference, candidate);
+  EXPECT_EQ(again.boundLo, faster.boundLo);
+  EXPECT_EQ(again.boundHi, faster.boundHi);
+
+  // A 1% difference inside 3% noise is "same", not "faster".
+  std::vector<double> close;
+  for (double value : candidate)
+    close.push_back(value / 0.95 * 0.99);
+  EXPECT_EQ(estimateSpeedup(reference, close).comparison, "same");
+}
