@@ -1,6 +1,7 @@
 """Produces the PTX objects and the manifest that the benchmark driver reads.
 
-    python -m llmptx.suite.export [--build build] [--out docs/suite/objects]
+    python -m llmptx.suite.export [--build build | --opt LLMPTX_OPT]
+        [--out docs/suite/objects]
         [--kernels docs/suite/kernels] [--cache docs/suite/cache]
         [--select llm|auto] [--verify compile|exec] [--runner CMD]
         [--only NAME ...]
@@ -29,6 +30,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -294,7 +296,7 @@ def export_kernel(opt, mlir_path, cache, outdir, select, verify, runner):
     info = next((k for k in report.get('kernels', [])
                  if k.get('name') == entry), {})
     record = dict(kernel)
-    record['source'] = os.path.relpath(mlir_path)
+    record['source'] = os.path.basename(mlir_path)
     record['entry'] = entry
     record['objects'] = {}
     for slot, obj in (('nvptx', reference), ('selected', selected)):
@@ -324,6 +326,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--build', default='build',
                         help='build directory with bin/llmptx-opt')
+    parser.add_argument('--opt', help='the llmptx-opt to run (default: '
+                        'BUILD/bin/llmptx-opt)')
     parser.add_argument('--kernels', default='docs/suite/kernels')
     parser.add_argument('--cache', default='docs/suite/cache')
     parser.add_argument('--out', default='docs/suite/objects')
@@ -336,7 +340,8 @@ def main(argv=None):
                         help='export only this kernel (repeatable)')
     args = parser.parse_args(argv)
 
-    opt = os.path.join(args.build, 'bin', 'llmptx-opt')
+    opt = args.opt or os.path.join(args.build, 'bin', 'llmptx-opt')
+    opt = shutil.which(opt) or opt
     if not os.path.exists(opt):
         print('error: %s not found (build it, or pass --build)' % opt,
               file=sys.stderr)

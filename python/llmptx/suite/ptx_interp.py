@@ -1487,7 +1487,7 @@ class Launch:
 
     def _release_barriers(self, threads, waiting):
         """bar.sync id: all live threads of the block (no count) or
-        exactly `count` threads (a count given)."""
+        the first `count` threads to arrive (a count given)."""
         at = {}
         for t in threads:
             if t.state == 'bar':
@@ -1505,10 +1505,9 @@ class Launch:
                 if count % 32 or count <= 0:
                     raise PtxError('bar.sync %d, %d: the count must be a '
                                    'positive multiple of 32' % (bid, count))
-                if len(group) > count:
-                    raise PtxError('bar.sync %d: %d threads arrived, the count '
-                                   'is %d' % (bid, len(group), count))
-                ready = len(group) == count
+                # The first `count` threads to arrive complete the barrier.
+                group = group[:count] if len(group) >= count else []
+                ready = bool(group)
             if ready:
                 for t in group:
                     t.state = 'run'
