@@ -15,7 +15,7 @@ module attributes {gpu.container_module} {
               shapes = [[1, 1], [3, 7], [2, 256], [5, 1000], [17, 1024],
                         [7, 4100], [130, 2048], [1000, 513]],
               args = ["M, N", "M, N"],
-              grid = ["M", "1", "1"],
+              grid = ["M", "1", "1"], outputs = [1],
               tolerance = {rel = 1.0e-5, abs = 1.0e-9}>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -11,7 +11,8 @@ module attributes {gpu.container_module} {
               shapes = [[1, 1], [3, 7], [32, 32], [33, 65], [100, 37],
                         [257, 1000], [1024, 1024], [2048, 4100]],
               args = ["R, C", "C, R"],
-              grid = ["ceildiv(C, 32)", "ceildiv(R, 32)", "1"]>} {
+              grid = ["ceildiv(C, 32)", "ceildiv(R, 32)", "1"],
+              outputs = [1]>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c8 = arith.constant 8 : index
