@@ -457,6 +457,18 @@ def write_markdown(path, env, rows, command, plot_name):
     if plot_name:
         A('![Fraction of the roof per path](%s)' % plot_name)
         A('')
+    A('## How to reproduce')
+    A('')
+    A('On a machine with an NVIDIA GPU, torch, Triton, cuda-python and '
+      'matplotlib, from the repository root, run the command above. It '
+      'needs no build: the PTX objects and their manifest are shipped in '
+      'docs/suite/objects (regenerate them with `python -m '
+      'llmptx.suite.export --build build`, or add `--export --build build '
+      '--select auto --verify exec` to let llm-lower verify and select on '
+      'the GPU first). `--dry-run` prints the launch plan without a GPU. '
+      'docs/suite/README.md describes the kernels and their curated '
+      'answers.')
+    A('')
     with open(path, 'w') as out:
         out.write('\n'.join(lines))
 
