@@ -3,7 +3,7 @@
     python -m llmptx.suite.bench [--objects docs/suite/objects]
         [--out docs/benchmarks.md] [--plot docs/benchmarks.png]
         [--json results.json] [--kernel NAME ...] [--sizes all|largest]
-        [--runs 30] [--warmup 3] [--dry-run]
+        [--runs 30] [--warmup 3] [--dry-run] [--from-json FILE]
         [--export --build build [--select auto --verify exec]]
 
 On a GPU machine, for every kernel of the manifest and each of its sizes
@@ -515,6 +515,9 @@ def main(argv=None):
     parser.add_argument('--warmup', type=int, default=3)
     parser.add_argument('--dry-run', action='store_true',
                         help='print the launch plan; no torch, no GPU')
+    parser.add_argument('--from-json', metavar='FILE',
+                        help='write --out/--plot from the --json of an '
+                        'earlier run instead of running (no GPU)')
     parser.add_argument('--export', action='store_true',
                         help='regenerate the objects with export.py first')
     parser.add_argument('--build', default='build')
@@ -523,6 +526,18 @@ def main(argv=None):
                         choices=['compile', 'exec'])
     args = parser.parse_args(argv)
 
+    if args.from_json:
+        import json
+        try:
+            with open(args.from_json) as handle:
+                saved = json.load(handle)
+            env, rows, command = saved['env'], saved['rows'], \
+                saved['command']
+        except (OSError, ValueError, KeyError) as err:
+            print('error: %s: %s' % (args.from_json, err), file=sys.stderr)
+            return 2
+        write_outputs(args, env, rows, command)
+        return 0
     if args.export:
         from llmptx.suite import export
         status = export.main(['--build', args.build, '--out', args.objects,
@@ -556,13 +571,17 @@ def main(argv=None):
         with open(args.json, 'w') as out:
             json.dump({'env': env, 'rows': rows, 'command': command}, out,
                       indent=1)
+    write_outputs(args, env, rows, command)
+    return 0
+
+
+def write_outputs(args, env, rows, command):
     if args.plot:
         write_plot(args.plot, env, rows)
     if args.out:
         plot_name = (os.path.relpath(args.plot, os.path.dirname(args.out) or
                                      '.') if args.plot else None)
         write_markdown(args.out, env, rows, command, plot_name)
-    return 0
 
 
 if __name__ == '__main__':
