@@ -292,8 +292,8 @@ def _statements(body, line0):
 
 
 def _parse_shared_decl(text, line):
-    m = re.match(r'(?:\.extern\s+)?\.shared\s+(?:\.align\s+(\d+)\s+)?\.(\w+)\s+'
-                 r'([$%\w]+)(?:\[(\d*)\])?', text)
+    m = re.match(r'(?:\.extern\s+)?\.shared\s+(?:\.align\s+(\d+)\s+)?'
+                 r'\.(\w+)\s+([$%\w]+)(?:\[(\d*)\])?', text)
     if not m:
         raise PtxError('line %d: cannot read shared declaration %r' %
                        (line, text))
@@ -308,8 +308,8 @@ def parse(text):
     text = _COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'), text)
     module = Module()
     pos = 0
-    entry_re = re.compile(r'\.(?:visible\s+|weak\s+)?\.?(?:entry)\s+([$\w]+)\s*'
-                          r'\(([^)]*)\)([^{]*)\{', re.S)
+    entry_re = re.compile(r'\.(?:visible\s+|weak\s+)?\.?(?:entry)\s+'
+                          r'([$\w]+)\s*\(([^)]*)\)([^{]*)\{', re.S)
     for m in entry_re.finditer(text):
         head = text[pos:m.start()]
         for decl in re.finditer(r'\.shared[^;]*;', head):
@@ -401,7 +401,7 @@ def _parse_body(func, body, line0):
         if stmt.startswith('.shared'):
             func.shared.append(_parse_shared_decl(stmt, line))
             continue
-        if stmt.startswith('.') or stmt.startswith('ret') and False:
+        if stmt.startswith('.'):
             continue  # .maxntid, .pragma, .loc ...
         guard, neg = None, False
         gm = re.match(r'@(!?)([$%\w]+)\s+', stmt)
