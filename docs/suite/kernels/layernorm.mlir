@@ -4,7 +4,9 @@
 // block of 256 threads per row, shared-memory tree reductions. Summation
 // order is free, so the harness allows rel = 1e-5 or abs = 1e-5 per
 // element: for inputs in [-1, 1) the mean differs by at most about 1e-6
-// between two orders and the outputs stay below 4 in magnitude.
+// between two orders and the outputs stay below 4 in magnitude. The inputs
+// are stated to lie in [-1, 1] (finite): with the largest finite floats
+// among them, two summation orders could overflow differently.
 module attributes {gpu.container_module} {
   gpu.module @layernorm_module {
     gpu.func @layernorm(%x: memref<?x?xf32>, %gamma: memref<?xf32>,
@@ -18,7 +20,9 @@ module attributes {gpu.container_module} {
                         [7, 4100], [130, 2048], [1000, 513]],
               args = ["M, N", "N", "N", "M, N", "1.0e-5"],
               grid = ["M", "1", "1"], outputs = [3],
-              tolerance = {rel = 1.0e-5, abs = 1.0e-5}>} {
+              tolerance = {rel = 1.0e-5, abs = 1.0e-5},
+              facts = {range = {arg0 = [-1.0, 1.0], arg1 = [-1.0, 1.0],
+                                arg2 = [-1.0, 1.0]}}>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c8 = arith.constant 8 : index
