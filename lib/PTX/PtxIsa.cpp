@@ -380,6 +380,7 @@ constexpr StringRef ModifierTable[] = {
     ".uni",
     ".aligned",
     ".sync",
+    ".warp", // bar.warp.sync
     ".to",
     ".shiftamt",
     ".clamp",

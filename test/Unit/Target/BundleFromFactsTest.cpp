@@ -180,3 +180,29 @@ TEST(BundleFromFacts, StatedFactsAreTestedAtTheirEdge) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(BundleFromFacts, DimensionsSplitAtTopLevelCommasOnly) {
+  KernelDescription kernel = vaddDescription();
+  kernel.args[2].shape = {-1, -1};
+  lowerSignature(kernel);
+  HarnessFacts harness;
+  harness.sizes = {"N"};
+  harness.args = {"N", "N", "min(ceildiv(N, 256), 1024), N", "N"};
+  harness.hasGrid = true;
+  harness.grid = {"ceildiv(N, 256)", "1", "1"};
+  harness.ulp = 2;
+  kernel.harness = harness;
+  std::string missing;
+  std::optional<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
+  ASSERT_TRUE(bundle) << missing;
+  EXPECT_EQ(bundle->buffers[2].shape,
+            (std::vector<std::string>{"min(ceildiv(N, 256), 1024)", "N"}));
+  // The tolerance applies to outputs only; inputs must come back unchanged.
+  EXPECT_EQ(bundle->buffers[2].tolerance.ulp, 2u);
+  EXPECT_EQ(bundle->buffers[0].tolerance.ulp, 0u);
+}
+
+} // namespace

@@ -50,6 +50,9 @@ static void collectAccess(Value memref, Access &access) {
       access.read = access.written = true;
     } else if (isa<ViewLikeOpInterface>(user) && user->getNumResults() == 1) {
       collectAccess(user->getResult(0), access);
+    } else if (isMemoryEffectFree(user)) {
+      // memref.dim, extract_strided_metadata and the like read no element.
+      continue;
     } else if (auto effects = dyn_cast<MemoryEffectOpInterface>(user)) {
       SmallVector<MemoryEffects::EffectInstance> instances;
       effects.getEffectsOnValue(memref, instances);
