@@ -9,28 +9,19 @@ then, where the GPU is:
     llmptx-runner docs/suite/bundles/*.bundle.json -o results.json
 
 Each bundle is the one llm-lower builds (verify=exec, emit-bundles) with
-the curated answer as candidate. Kernels whose harness states a tolerance
-get no bundle from llm-lower at present (it also puts the tolerance on the
-input buffers, which the bundle validator rejects); for those the bundle is
-built from a copy of the kernel without the tolerance and the harness's
-tolerance is then set on the output and in/out buffers, and the bundle's
-comment says so.
+the curated answer as candidate.
 """
 
 import argparse
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 from llmptx.suite import export
-
-_TOLERANCE = re.compile(r',\s*tolerance\s*=\s*\{([^}]*)\}')
-
 
 def _emit(opt, mlir_path, answers, workdir):
     env = dict(os.environ)
@@ -52,42 +43,21 @@ def _emit(opt, mlir_path, answers, workdir):
 
 def make_bundle(opt, mlir_path, answers, outdir):
     name = os.path.basename(mlir_path)[:-len('.mlir')]
-    with open(mlir_path) as handle:
-        text = handle.read()
     with tempfile.TemporaryDirectory() as work:
         path, log = _emit(opt, mlir_path, answers, work)
-        comment = ('built by llm-lower (verify=exec, emit-bundles) from '
-                   'docs/suite/kernels/%s.mlir with the curated answer' % name)
-        tolerance = None
         if path is None:
-            m = _TOLERANCE.search(text)
-            if not m or 'only outputs have a tolerance' not in log:
-                raise export.ExportError('%s: llm-lower wrote no bundle:\n%s'
-                                         % (mlir_path, log.strip()))
-            tolerance = export._tolerance(m.group(1))
-            stripped = os.path.join(work, os.path.basename(mlir_path))
-            with open(stripped, 'w') as out:
-                out.write(_TOLERANCE.sub('', text, count=1))
-            path, log = _emit(opt, stripped, answers, work)
-            if path is None:
-                raise export.ExportError('%s: no bundle without the '
-                                         'tolerance either:\n%s' %
-                                         (mlir_path, log.strip()))
-            comment += ('; the harness tolerance %s was set on the outputs '
-                        'here because llm-lower also puts it on inputs, '
-                        'which the validator rejects' % json.dumps(tolerance))
+            raise export.ExportError('%s: llm-lower wrote no bundle:\n%s'
+                                     % (mlir_path, log.strip()))
         with open(path) as handle:
             bundle = json.load(handle)
-    if tolerance is not None:
-        for buf in bundle['buffers']:
-            if buf.get('role') in ('output', 'inout'):
-                buf['tolerance'] = tolerance
-    bundle['comment'] = comment
+    bundle['comment'] = ('built by llm-lower (verify=exec, emit-bundles) from '
+                         'docs/suite/kernels/%s.mlir with the curated answer'
+                         % name)
     target = os.path.join(outdir, '%s.bundle.json' % name)
     with open(target, 'w') as out:
         json.dump(bundle, out, indent=1, sort_keys=True)
         out.write('\n')
-    return target, tolerance is not None
+    return target
 
 
 def main(argv=None):
@@ -107,13 +77,11 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     for path in sorted(glob.glob(os.path.join(args.kernels, '*.mlir'))):
         try:
-            target, patched = make_bundle(opt, path, args.answers, args.out)
+            target = make_bundle(opt, path, args.answers, args.out)
         except (export.ExportError, OSError, json.JSONDecodeError) as err:
             print('error: %s' % err, file=sys.stderr)
             return 1
-        print('%s%s' % (os.path.basename(target),
-                        ' (tolerance set on the outputs here)' if patched
-                        else ''))
+        print(os.path.basename(target))
     return 0
 
 
