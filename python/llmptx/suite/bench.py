@@ -376,7 +376,7 @@ def write_markdown(path, env, rows, command, plot_name):
     A('')
     A('Produced by one run of the suite\'s benchmark driver on %s '
       '(%d SMs), %s UTC:' % (env['device'], env['sms'],
-                             datetime.datetime.utcnow().strftime(
+                             datetime.datetime.now(datetime.timezone.utc).strftime(
                                  '%Y-%m-%d %H:%M')))
     A('')
     A('```sh')
