@@ -92,41 +92,51 @@ std::optional<SmallVector<char, 0>> LLMGenTargetAttrImpl::serializeToObject(
   StringRef ptx =
       slotOutcome(module, target).getAs<StringAttr>("ptx").getValue();
 
-  switch (options.getCompilationTarget()) {
-  case gpu::CompilationTarget::Assembly:
+  gpu::CompilationTarget format = options.getCompilationTarget();
+  if (format == gpu::CompilationTarget::Assembly)
     return SmallVector<char, 0>(ptx.begin(), ptx.end());
-  case gpu::CompilationTarget::Binary:
-  case gpu::CompilationTarget::Fatbin:
-  case gpu::CompilationTarget::Offload:
-    break;
-  }
 
-  if (!isLLMSlot(module, target)) {
-    // The reference path owns the binary formats: the NVVM target assembles
-    // (ptxas, fatbinary) or emits bitcode as it always does.
+  bool isLLM = isLLMSlot(module, target);
+  if (!isLLM && format != gpu::CompilationTarget::Binary) {
+    // A fatbin or LLVM bitcode of the reference comes from the NVVM target,
+    // as it always does.
     auto nvvm = cast<gpu::TargetAttrInterface>(target.getReferenceTarget());
-    gpu::TargetOptions binaryOptions(
+    gpu::TargetOptions nvvmOptions(
         findCudaToolkitRoot(options.getToolkitPath()),
         options.getLibrariesToLink(), options.getCmdOptions(),
-        options.getELFSection(), options.getCompilationTarget());
-    return nvvm.serializeToObject(module, binaryOptions);
+        options.getELFSection(), format);
+    return nvvm.serializeToObject(module, nvvmOptions);
   }
-  if (options.getCompilationTarget() == gpu::CompilationTarget::Offload) {
+  if (format == gpu::CompilationTarget::Offload) {
     module->emitError("llmgen: an LLM kernel has no LLVM bitcode; use "
                       "format=isa, bin or fatbin, or select=nvptx");
     return std::nullopt;
   }
-  // LLM PTX is assembled here; a fatbin request gets the cubin alone, which
-  // the driver loads the same way (createObject says `bin`).
+
+  // A cubin is assembled from the slot's PTX, which is already built: the
+  // reference's LLVM codegen does not run again. A fatbin request for LLM
+  // PTX gets the cubin alone, which the driver loads the same way
+  // (createObject says `bin`). ptxas gets what the NVVM target would pass
+  // it: the opt level and the user's ptxas options.
   llvm::Expected<ptx::CudaToolkit> toolkit =
       ptx::findCudaToolkit(findCudaToolkitRoot(options.getToolkitPath()));
   if (!toolkit) {
-    module->emitError() << "llmgen: cannot assemble the LLM PTX: "
+    module->emitError() << "llmgen: cannot assemble the PTX: "
                         << llvm::toString(toolkit.takeError());
     return std::nullopt;
   }
+  ptx::CompileOptions compileOptions;
+  compileOptions.optLevel = target.getO();
+  auto [allocator, cmdOptions] = options.tokenizeCmdOptions();
+  for (const char *option : cmdOptions)
+    if (StringRef(option) != "-32") // a fatbinary option, not ptxas's
+      compileOptions.extraArgs.push_back(option);
+  if (DictionaryAttr flags = target.getFlags())
+    if (auto ptxasOptions = flags.getAs<ArrayAttr>("ptxas-cmd-options"))
+      for (auto option : ptxasOptions.getAsRange<StringAttr>())
+        compileOptions.extraArgs.push_back(option.str());
   ptx::CompileResult compiled =
-      ptx::compilePtx(ptx, target.getChip(), *toolkit);
+      ptx::compilePtx(ptx, target.getChip(), *toolkit, compileOptions);
   if (!compiled.ok) {
     module->emitError() << "llmgen: assembling the selected PTX failed: "
                         << compiled.log;

@@ -94,9 +94,16 @@ def summarize(header, payload):
     def prop(key):
         match = re.search(r'\b%s = "([^"]*)"' % re.escape(key), header)
         return match.group(1) if match else '?'
+    # Per-kernel entries live in llmgen.kernels only (absent when the LLM
+    # path did not run).
+    table = ''
+    start = header.find('llmgen.kernels = {')
+    if start != -1:
+        brace = header.index('{', start)
+        table = header[brace + 1:_matching(header, brace, '{', '}') - 1]
     kernels = re.findall(r'(\w+) = \{(?:attempts = \d+ : i64, )?'
                          r'(?:candidate = "(\w+)", )?[^{}]*?source = "(\w+)"',
-                         header)
+                         table)
     parts = ['slot=%s' % prop('llmgen.slot'),
              'source=%s' % prop('llmgen.source'),
              '%d bytes' % len(payload)]
