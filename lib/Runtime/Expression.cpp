@@ -87,8 +87,8 @@ private:
   }
 
   int add(Expression::Node node) {
-    expression.nodes.push_back(std::move(node));
-    return static_cast<int>(expression.nodes.size()) - 1;
+    expression.tree.push_back(std::move(node));
+    return static_cast<int>(expression.tree.size()) - 1;
   }
 
   int binary(Expression::Op op, int lhs, int rhs) {
@@ -256,7 +256,7 @@ ValueOrError<int64_t> Expression::evaluate(const SizeBindings &bindings) const {
 
 ValueOrError<int64_t>
 Expression::evaluateNode(int index, const SizeBindings &bindings) const {
-  const Node &node = nodes[index];
+  const Node &node = tree[index];
   switch (node.op) {
   case Op::Literal:
     return node.literal;
@@ -320,7 +320,7 @@ Expression::evaluateNode(int index, const SizeBindings &bindings) const {
 
 std::vector<std::string> Expression::names() const {
   std::vector<std::string> result;
-  for (const Node &node : nodes)
+  for (const Node &node : tree)
     if (node.op == Op::Name)
       result.push_back(node.name);
   std::sort(result.begin(), result.end());

@@ -38,7 +38,6 @@ public:
 
   const std::string &text() const { return source; }
 
-private:
   enum class Op : uint8_t {
     Literal,
     Name,
@@ -52,19 +51,26 @@ private:
     Min,
     Max
   };
+  /// One node of the parsed tree; lhs and rhs index into nodes() (-1: none).
   struct Node {
     Op op;
     int64_t literal = 0;
     std::string name;
     int lhs = -1, rhs = -1;
   };
+  /// The tree, so that other code can translate an expression (e.g. into
+  /// host IR) with exactly the semantics evaluate() has.
+  const std::vector<Node> &nodes() const { return tree; }
+  int rootNode() const { return root; }
+
+private:
   friend class ExpressionParser;
 
   ValueOrError<int64_t> evaluateNode(int index,
                                      const SizeBindings &bindings) const;
 
   std::string source;
-  std::vector<Node> nodes;
+  std::vector<Node> tree;
   int root = -1;
 };
 
