@@ -59,6 +59,7 @@ std::string kernelFacts(const KernelSpec &spec) {
   fenced(os, "Entry signature to fill in (use it exactly)", "ptx",
          spec.ptxSignature);
   section(os, "Launch facts", spec.launchFacts);
+  section(os, "Launch configuration (yours to choose)", spec.launchChoice);
   section(os, "Stated facts (the only assumptions allowed)",
           spec.statedFacts.empty()
               ? "None beyond the MLIR types: pointers are aligned to their "
@@ -100,6 +101,8 @@ std::string Prompt::hash() const {
 Prompt renderTranslatePrompt(const KernelSpec &spec) {
   Prompt prompt;
   prompt.templateVersion = TranslateTemplateVersion.str();
+  if (!spec.launchChoice.empty())
+    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
   prompt.messages.push_back({"system", SystemRules.str()});
   std::string user = kernelFacts(spec);
   user += "\nWrite the complete PTX module for this kernel, in one ```ptx "
@@ -111,6 +114,8 @@ Prompt renderTranslatePrompt(const KernelSpec &spec) {
 Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
   Prompt prompt;
   prompt.templateVersion = OptimizeTemplateVersion.str();
+  if (!spec.launchChoice.empty())
+    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
   prompt.messages.push_back({"system", (SystemRules + OptimizeRules).str()});
   std::string user = kernelFacts(spec);
   raw_string_ostream os(user);

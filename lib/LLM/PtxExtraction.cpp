@@ -196,6 +196,10 @@ ExtractedPtx extractPtx(StringRef completion) {
 
   std::vector<FencedBlock> blocks = findFencedBlocks(lines);
   ExtractedPtx result;
+  std::optional<std::string> launch;
+  for (const FencedBlock &block : blocks)
+    if (block.info == "launch")
+      launch = block.content;
   if (!blocks.empty()) {
     int best = -1;
     for (size_t i = 0; i < blocks.size(); ++i)
@@ -227,6 +231,7 @@ ExtractedPtx extractPtx(StringRef completion) {
   }
   if (droppedThinking)
     result.note += "; ignored the <think> section";
+  result.launch = std::move(launch);
   return result;
 }
 

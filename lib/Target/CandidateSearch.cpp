@@ -8,6 +8,8 @@
 
 #include "CandidateSearch.h"
 
+#include "LaunchFreedom.h"
+
 #include "llmptx/LLM/PtxExtraction.h"
 #include "llmptx/LLM/Secrets.h"
 #include "llmptx/PTX/AbiContract.h"
@@ -107,6 +109,32 @@ llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
   return {};
 }
 
+/// Takes the launch configuration an answer chose, when the kernel's launch
+/// is free and the configuration is valid; otherwise the diagnostics say
+/// why (status launch-error).
+static std::vector<std::string> adoptLaunch(llvm::StringRef text,
+                                            const LaunchFreedom &freedom,
+                                            Candidate &candidate,
+                                            std::string &status) {
+  std::vector<std::string> problems;
+  if (!freedom.allowed) {
+    problems.push_back("launch: error: the launch of this kernel is fixed (" +
+                       freedom.reason +
+                       "); remove the launch block and write the kernel for "
+                       "the launch given");
+  } else if (llvm::Expected<LaunchConfig> launch = parseLaunchBlock(text)) {
+    for (const std::string &problem : checkProposedLaunch(*launch, freedom))
+      problems.push_back("launch: error: " + problem);
+    if (problems.empty() && *launch != freedom.original)
+      candidate.launch = *launch;
+  } else {
+    problems.push_back("launch: error: " + llvm::toString(launch.takeError()));
+  }
+  if (!problems.empty())
+    status = "launch-error";
+  return problems;
+}
+
 /// Asks, validates and repairs from `prompt` at `firstRound` on, until a
 /// candidate passes or the rounds run out.
 static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
@@ -172,6 +200,9 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
       diagnostics = validateCandidate(ptxText, kernel.abi, settings, candidate,
                                       attempt.status);
       attempt.fixes = candidate.fixes;
+      if (diagnostics.empty() && extracted.launch)
+        diagnostics = adoptLaunch(*extracted.launch, kernel.launch, candidate,
+                                  attempt.status);
     }
     attempt.diagnostics = diagnostics;
     report(diagnostics.empty()

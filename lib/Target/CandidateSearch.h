@@ -73,6 +73,9 @@ struct Candidate {
   std::string model;
   std::string promptHash;
   std::vector<std::string> fixes;
+  /// The candidate's own launch configuration, when it differs from the
+  /// original (only with launch freedom).
+  std::optional<LaunchConfig> launch;
   /// Filled by verification by execution.
   std::string execVerdict;
   std::string execDetails;

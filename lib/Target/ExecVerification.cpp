@@ -52,9 +52,7 @@ llmptx::defaultShapes(const std::vector<std::string> &sizes) {
   return shapes;
 }
 
-/// Splits "M, N" into its expressions.
-/// Splits "M, min(N, 4)" into its expressions, at top-level commas only.
-static std::vector<std::string> splitDims(llvm::StringRef text) {
+std::vector<std::string> llmptx::splitHarnessDims(llvm::StringRef text) {
   std::vector<std::string> dims;
   int depth = 0;
   size_t start = 0;
@@ -78,6 +76,78 @@ static std::string scalarType(const std::string &element) {
   if (element == "i1")
     return "u8";
   return element;
+}
+
+std::string LaunchConfig::str() const {
+  return llvm::formatv("grid ({0}), block ({1}, {2}, {3})",
+                       llvm::join(grid, ", "), block[0], block[1], block[2])
+      .str();
+}
+
+static runtime::LaunchSpec launchSpec(const LaunchConfig &launch) {
+  runtime::LaunchSpec spec;
+  spec.grid = launch.grid;
+  for (unsigned i = 0; i < 3; ++i)
+    spec.block[i] = number(launch.block[i]);
+  return spec;
+}
+
+std::vector<runtime::SizeBindings>
+llmptx::bundleShapes(const KernelDescription &kernel) {
+  const HarnessFacts *harness = kernel.harness ? &*kernel.harness : nullptr;
+  if (!harness || harness->sizes.empty())
+    return {runtime::SizeBindings()};
+  std::vector<runtime::SizeBindings> shapes;
+  if (!harness->shapes.empty()) {
+    for (const std::vector<int64_t> &values : harness->shapes) {
+      runtime::SizeBindings binding;
+      for (auto [index, size] : llvm::enumerate(harness->sizes))
+        binding[size] = values[index];
+      shapes.push_back(std::move(binding));
+    }
+    return shapes;
+  }
+  // Stated divisibility: each size becomes the smallest multiple of its
+  // divisor at least as large, so the smallest legal size is tested and no
+  // size beyond the facts is.
+  for (runtime::SizeBindings &shape : defaultShapes(harness->sizes)) {
+    for (const auto &[size, divisor] : harness->divisible)
+      shape[size] = (shape[size] + divisor - 1) / divisor * divisor;
+    if (!llvm::is_contained(shapes, shape))
+      shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
+std::optional<LaunchConfig>
+llmptx::referenceLaunch(const KernelDescription &kernel, std::string &missing) {
+  const HarnessFacts *harness = kernel.harness ? &*kernel.harness : nullptr;
+  const ConstantLaunch *host =
+      kernel.hostLaunch ? &*kernel.hostLaunch : nullptr;
+  LaunchConfig launch;
+  launch.block = kernel.blockSize;
+  if (!launch.block[0] && harness && harness->block[0])
+    launch.block = harness->block;
+  if (!launch.block[0] && host)
+    launch.block = host->block;
+  if (!launch.block[0]) {
+    missing = "no block size: set known_block_size on the gpu.func or "
+              "block in the harness";
+    return std::nullopt;
+  }
+  if (harness && harness->hasGrid) {
+    launch.grid = harness->grid;
+  } else if (kernel.gridSize[0]) {
+    for (unsigned i = 0; i < 3; ++i)
+      launch.grid[i] = number(kernel.gridSize[i]);
+  } else if (host) {
+    for (unsigned i = 0; i < 3; ++i)
+      launch.grid[i] = number(host->grid[i]);
+  } else {
+    missing = "no grid: give grid in the harness as expressions of the sizes";
+    return std::nullopt;
+  }
+  return launch;
 }
 
 std::optional<runtime::VerificationBundle>
@@ -104,32 +174,9 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
   runtime::VerificationBundle bundle;
   bundle.kernel = kernel.name;
   bundle.chip = chip.str();
-  if (harness && !harness->sizes.empty()) {
+  if (harness)
     bundle.sizes = harness->sizes;
-    if (!harness->shapes.empty()) {
-      for (const std::vector<int64_t> &values : harness->shapes) {
-        runtime::SizeBindings binding;
-        for (auto [index, size] : llvm::enumerate(harness->sizes))
-          binding[size] = values[index];
-        bundle.shapes.push_back(std::move(binding));
-      }
-    } else {
-      bundle.shapes = defaultShapes(harness->sizes);
-      // Stated divisibility: each size becomes the smallest multiple of its
-      // divisor at least as large, so the smallest legal size is tested and
-      // no size beyond the facts is.
-      for (runtime::SizeBindings &shape : bundle.shapes)
-        for (const auto &[size, divisor] : harness->divisible)
-          shape[size] = (shape[size] + divisor - 1) / divisor * divisor;
-      std::vector<runtime::SizeBindings> unique;
-      for (runtime::SizeBindings &shape : bundle.shapes)
-        if (!llvm::is_contained(unique, shape))
-          unique.push_back(std::move(shape));
-      bundle.shapes = std::move(unique);
-    }
-  } else {
-    bundle.shapes.push_back({});
-  }
+  bundle.shapes = bundleShapes(kernel);
 
   // Buffers: one per memref argument.
   for (auto [index, arg] : llvm::enumerate(kernel.args)) {
@@ -148,7 +195,7 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
     buffer.element = *element;
     std::vector<std::string> dynamicDims;
     if (harness && index < harness->args.size())
-      dynamicDims = splitDims(harness->args[index]);
+      dynamicDims = splitHarnessDims(harness->args[index]);
     unsigned nextDynamic = 0;
     for (auto [dim, size] : llvm::enumerate(arg.shape)) {
       if (size >= 0) {
@@ -283,31 +330,10 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
     bundle.params.push_back(std::move(spec));
   }
 
-  // Launch configuration.
-  std::array<int64_t, 3> block = kernel.blockSize;
-  if (!block[0] && harness && harness->block[0])
-    block = harness->block;
-  if (!block[0] && host)
-    block = host->block;
-  if (!block[0]) {
-    missing = "no block size: set known_block_size on the gpu.func or "
-              "block in the harness";
+  std::optional<LaunchConfig> launch = referenceLaunch(kernel, missing);
+  if (!launch)
     return std::nullopt;
-  }
-  for (unsigned i = 0; i < 3; ++i)
-    bundle.launch.block[i] = number(block[i]);
-  if (harness && harness->hasGrid) {
-    bundle.launch.grid = harness->grid;
-  } else if (kernel.gridSize[0]) {
-    for (unsigned i = 0; i < 3; ++i)
-      bundle.launch.grid[i] = number(kernel.gridSize[i]);
-  } else if (host) {
-    for (unsigned i = 0; i < 3; ++i)
-      bundle.launch.grid[i] = number(host->grid[i]);
-  } else {
-    missing = "no grid: give grid in the harness as expressions of the sizes";
-    return std::nullopt;
-  }
+  bundle.launch = launchSpec(*launch);
   if (host)
     bundle.launch.dynamicSharedBytes = number(host->dynamicSharedBytes);
 
@@ -319,6 +345,11 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
     object.name = candidate->name();
     object.entry = kernel.name;
     object.ptx = candidate->ptx;
+    if (candidate->launch) {
+      // Its own launch; dynamic shared memory stays the host's.
+      object.launch = launchSpec(*candidate->launch);
+      object.launch->dynamicSharedBytes = bundle.launch.dynamicSharedBytes;
+    }
     bundle.candidates.push_back(std::move(object));
   }
   if (std::optional<std::string> invalid = runtime::validateBundle(bundle)) {

@@ -34,6 +34,23 @@ buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
 std::vector<runtime::SizeBindings>
 defaultShapes(const std::vector<std::string> &sizes);
 
+/// Splits a harness argument entry ("M, min(N, 4)") into the expressions of
+/// its dynamic dimensions, at top-level commas only.
+std::vector<std::string> splitHarnessDims(llvm::StringRef text);
+
+/// The shapes a bundle of `kernel` runs: the harness's, else the standard
+/// ones adjusted to the stated divisibility; one empty binding without
+/// sizes.
+std::vector<runtime::SizeBindings>
+bundleShapes(const KernelDescription &kernel);
+
+/// The launch the reference runs under in verification: block from
+/// known_block_size, the harness or the host's constant launch; grid from
+/// the harness, known_grid_size or that launch. Nothing, with the missing
+/// fact named, when the module does not say.
+std::optional<LaunchConfig> referenceLaunch(const KernelDescription &kernel,
+                                            std::string &missing);
+
 struct RunnerOutcome {
   /// The runner ran and produced results.
   bool ran = false;

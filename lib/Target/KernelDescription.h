@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,55 @@ struct ConstantLaunch {
   /// the memref passed ("" when the argument is not a constant).
   std::vector<std::string> scalarValues;
   std::vector<std::vector<int64_t>> memrefShapes;
+
+  bool operator==(const ConstantLaunch &other) const {
+    return grid == other.grid && block == other.block &&
+           dynamicSharedBytes == other.dynamicSharedBytes &&
+           scalarValues == other.scalarValues &&
+           memrefShapes == other.memrefShapes;
+  }
+};
+
+/// A launch configuration: constant block dimensions and a grid of
+/// expressions of the kernel's sizes, in the bundle expression language
+/// (runtime/Expression.h).
+struct LaunchConfig {
+  std::array<std::string, 3> grid{"1", "1", "1"};
+  std::array<int64_t, 3> block{1, 1, 1};
+
+  bool operator==(const LaunchConfig &other) const {
+    return grid == other.grid && block == other.block;
+  }
+  bool operator!=(const LaunchConfig &other) const { return !(*this == other); }
+  /// "grid (ceildiv(N, 256), 1, 1), block (256, 1, 1)".
+  std::string str() const;
+};
+
+/// Where the host code reads a size at every launch of the kernel: a scalar
+/// argument, or one dimension of a memref argument.
+struct SizeSource {
+  std::string size;
+  unsigned argIndex = 0;
+  int64_t dim = -1; ///< -1: the scalar argument itself.
+};
+
+/// Whether a candidate may bring its own launch configuration. It may when
+/// the module holds every launch of the kernel, each launch can be rebuilt
+/// from the sizes, and verification by execution will check the candidate
+/// under its launch against the reference under the original one.
+struct LaunchFreedom {
+  bool allowed = false;
+  /// Why not (empty when allowed).
+  std::string reason;
+  /// The launch the reference is verified under, which every host launch
+  /// was checked to match.
+  LaunchConfig original;
+  /// The sizes a grid may use and where each is read at a launch.
+  std::vector<SizeSource> sources;
+  /// The shapes verification tests (where a proposed grid is evaluated).
+  std::vector<std::map<std::string, int64_t>> shapes;
+  /// Host launches found.
+  unsigned launches = 0;
 };
 
 struct KernelDescription {
@@ -93,6 +143,7 @@ struct KernelDescription {
   std::vector<std::string> statedFacts;
   /// Launch facts spelled for the prompt.
   std::string launchFacts;
+  LaunchFreedom launch;
 };
 
 } // namespace llmptx

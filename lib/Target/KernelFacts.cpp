@@ -8,6 +8,8 @@
 
 #include "KernelFacts.h"
 
+#include "LaunchFreedom.h"
+
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 #include "llmptx/PTX/Parser.h"
 
@@ -225,8 +227,51 @@ static std::optional<SmallVector<int64_t>> constantShape(Value memref) {
   return shape;
 }
 
-/// A launch of `kernel` in the host code whose grid, block and scalar
-/// arguments are constants and whose memrefs have static shapes.
+std::optional<ConstantLaunch>
+llmptx::describeConstantLaunch(gpu::LaunchFuncOp launch) {
+  ConstantLaunch constant;
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  Value dims[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    std::optional<int64_t> value = constantIndex(dim);
+    if (!value)
+      return std::nullopt;
+    (i < 3 ? constant.grid[i] : constant.block[i - 3]) = *value;
+  }
+  if (Value shared = launch.getDynamicSharedMemorySize()) {
+    std::optional<int64_t> bytes = constantIndex(shared);
+    if (!bytes)
+      return std::nullopt;
+    constant.dynamicSharedBytes = *bytes;
+  }
+  for (Value operand : launch.getKernelOperands()) {
+    if (isa<MemRefType>(operand.getType())) {
+      std::optional<SmallVector<int64_t>> shape = constantShape(operand);
+      if (!shape)
+        return std::nullopt;
+      constant.memrefShapes.emplace_back(shape->begin(), shape->end());
+      constant.scalarValues.emplace_back();
+      continue;
+    }
+    constant.memrefShapes.emplace_back();
+    APInt integer;
+    FloatAttr real;
+    if (matchPattern(operand, m_ConstantInt(&integer))) {
+      constant.scalarValues.push_back(std::to_string(integer.getSExtValue()));
+    } else if (matchPattern(operand, m_Constant(&real))) {
+      SmallString<32> text;
+      real.getValue().toString(text);
+      constant.scalarValues.push_back(text.str().str());
+    } else {
+      return std::nullopt;
+    }
+  }
+  return constant;
+}
+
+/// The first launch of `kernel` in the host code whose grid, block and
+/// scalar arguments are constants and whose memrefs have static shapes.
 static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
                                                         StringRef kernel) {
   Operation *host = module->getParentOp();
@@ -237,46 +282,7 @@ static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
     if (found || launch.getKernelModuleName() != module.getNameAttr() ||
         launch.getKernelName().getValue() != kernel)
       return;
-    ConstantLaunch candidate;
-    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-    Value dims[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
-    for (auto [i, dim] : llvm::enumerate(dims)) {
-      std::optional<int64_t> value = constantIndex(dim);
-      if (!value)
-        return;
-      (i < 3 ? candidate.grid[i] : candidate.block[i - 3]) = *value;
-    }
-    if (Value shared = launch.getDynamicSharedMemorySize()) {
-      std::optional<int64_t> bytes = constantIndex(shared);
-      if (!bytes)
-        return;
-      candidate.dynamicSharedBytes = *bytes;
-    }
-    for (Value operand : launch.getKernelOperands()) {
-      if (auto memref = dyn_cast<MemRefType>(operand.getType())) {
-        std::optional<SmallVector<int64_t>> shape = constantShape(operand);
-        if (!shape)
-          return;
-        candidate.memrefShapes.emplace_back(shape->begin(), shape->end());
-        candidate.scalarValues.emplace_back();
-        continue;
-      }
-      candidate.memrefShapes.emplace_back();
-      APInt integer;
-      FloatAttr real;
-      if (matchPattern(operand, m_ConstantInt(&integer))) {
-        candidate.scalarValues.push_back(
-            std::to_string(integer.getSExtValue()));
-      } else if (matchPattern(operand, m_Constant(&real))) {
-        SmallString<32> text;
-        real.getValue().toString(text);
-        candidate.scalarValues.push_back(text.str().str());
-      } else {
-        return;
-      }
-    }
-    found = std::move(candidate);
+    found = describeConstantLaunch(launch);
   });
   return found;
 }
@@ -330,7 +336,10 @@ static void collectStatedFacts(KernelDescription &kernel) {
 static void spellLaunchFacts(KernelDescription &kernel) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (kernel.blockSize[0])
+  if (kernel.blockSize[0] && kernel.launch.allowed)
+    os << "block size (known_block_size): " << joinDims(kernel.blockSize)
+       << " in the original launch (see Launch configuration).\n";
+  else if (kernel.blockSize[0])
     os << "block size (known_block_size): " << joinDims(kernel.blockSize)
        << "; launches with another block size do not happen.\n";
   else
@@ -354,7 +363,8 @@ static void spellLaunchFacts(KernelDescription &kernel) {
 }
 
 FailureOr<std::vector<KernelDescription>>
-llmptx::describeKernels(Operation *op, StringRef referencePtx) {
+llmptx::describeKernels(Operation *op, StringRef referencePtx,
+                        bool analyzeLaunches) {
   auto module = cast<gpu::GPUModuleOp>(op);
   ptx::ParseResult parsed = ptx::parsePtx(referencePtx);
   auto recorded = module->getAttrOfType<DictionaryAttr>("llmgen.kernels");
@@ -441,6 +451,11 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx) {
     }
 
     collectStatedFacts(kernel);
+    if (analyzeLaunches)
+      kernel.launch = analyzeLaunchFreedom(module, kernel);
+    else
+      kernel.launch.reason = "launches are only rewritten after verification "
+                             "by execution (verify=exec)";
     spellLaunchFacts(kernel);
     kernels.push_back(std::move(kernel));
   }

@@ -10,6 +10,7 @@
 
 #include "KernelDescription.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
@@ -18,8 +19,16 @@ namespace llmptx {
 /// Describes every kernel of `gpuModule` (lowered to the LLVM dialect). The
 /// ABI's parameter types come from the entries of `referencePtx`. Fails, with
 /// an error on the module, only when the reference PTX lacks a kernel.
+/// With `analyzeLaunches`, each kernel's launch freedom is decided too.
 mlir::FailureOr<std::vector<KernelDescription>>
-describeKernels(mlir::Operation *gpuModule, llvm::StringRef referencePtx);
+describeKernels(mlir::Operation *gpuModule, llvm::StringRef referencePtx,
+                bool analyzeLaunches);
+
+/// `launch` with its grid, block, shared memory and scalar operands as
+/// constants and its memrefs' static (or constantly allocated) shapes;
+/// nothing when any of them is not constant.
+std::optional<ConstantLaunch>
+describeConstantLaunch(mlir::gpu::LaunchFuncOp launch);
 
 } // namespace llmptx
 

@@ -12,6 +12,7 @@
 #include "CandidateSearch.h"
 #include "ExecVerification.h"
 #include "KernelFacts.h"
+#include "LaunchFreedom.h"
 #include "PtxComposition.h"
 #include "RunReport.h"
 
@@ -117,6 +118,21 @@ static bool passedExec(const Candidate &candidate) {
   return candidate.execVerdict == "pass";
 }
 
+/// Whether a candidate may fill a slot at all: never after failing
+/// execution, and a candidate with its own launch only once execution
+/// verified it under that launch.
+static bool usable(const Candidate &candidate) {
+  return !failedExec(candidate) && (!candidate.launch || passedExec(candidate));
+}
+
+/// "; under its own launch grid (...), block (...)" for a candidate that
+/// brings one.
+static std::string launchNote(const Candidate &candidate) {
+  if (!candidate.launch)
+    return {};
+  return "; under its own launch " + candidate.launch->str();
+}
+
 /// Orders candidates best first: verified by execution (fastest first),
 /// then by check level, then by sample.
 static void rankCandidates(std::vector<Candidate *> &candidates) {
@@ -165,10 +181,11 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
       choice.verification = "lint";
   }
 
-  // The best candidate never includes one that failed execution.
+  // The best candidate never includes one that failed execution, nor one
+  // whose own launch was not verified.
   const Candidate *best = nullptr;
   for (const Candidate *candidate : work.candidates)
-    if (!failedExec(*candidate)) {
+    if (usable(*candidate)) {
       best = candidate;
       break;
     }
@@ -187,6 +204,15 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
                            (candidate->execDetails.empty()
                                 ? candidate->execVerdict
                                 : candidate->execDetails));
+    std::vector<std::string> unverifiedLaunches;
+    for (const Candidate *candidate : work.candidates)
+      if (candidate->launch && candidate->execVerdict.empty())
+        unverifiedLaunches.push_back(candidate->name());
+    if (failures.empty() && !unverifiedLaunches.empty())
+      return "candidate " + llvm::join(unverifiedLaunches, ", ") +
+             " brings its own launch, which is taken only after verification "
+             "by execution, and that did not run" +
+             (work.execNote.empty() ? std::string() : ": " + work.execNote);
     if (failures.empty())
       return "no valid candidate: " + joinStatuses(work.samples);
     std::string reason = "every candidate failed verification by execution: " +
@@ -212,7 +238,8 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
                                           : checkLevelName(best->level),
                         passedExec(*best) ? ", " + describeSpeed(*best)
                                           : std::string())
-              .str();
+              .str() +
+          launchNote(*best);
       return choice;
     }
     choice.reason = explainMissing();
@@ -245,7 +272,8 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
     choice.selected = candidate;
     choice.reason = llvm::formatv("candidate {0} verified by execution, {1}",
                                   candidate->name(), describeSpeed(*candidate))
-                        .str();
+                        .str() +
+                    launchNote(*candidate);
     return choice;
   }
   choice.alternate = best;
@@ -271,10 +299,36 @@ static NamedAttribute named(Builder &builder, StringRef name, StringRef value) {
 }
 
 /// Per-kernel provenance of one object.
+/// The launch an object needs for a kernel, with where the host reads each
+/// size: {block = array<i64: x, y, z>, grid = ["...", "...", "..."],
+/// sizes = {N = array<i64: arg>, M = array<i64: arg, dim>}}.
+static DictionaryAttr launchRecord(Builder &builder, const LaunchConfig &launch,
+                                   const LaunchFreedom &freedom) {
+  SmallVector<Attribute> grid;
+  for (const std::string &dim : launch.grid)
+    grid.push_back(builder.getStringAttr(dim));
+  SmallVector<NamedAttribute> sizes;
+  for (const SizeSource &source : freedom.sources) {
+    SmallVector<int64_t> where = {source.argIndex};
+    if (source.dim >= 0)
+      where.push_back(source.dim);
+    sizes.push_back(
+        builder.getNamedAttr(source.size, builder.getDenseI64ArrayAttr(where)));
+  }
+  return builder.getDictionaryAttr(
+      {builder.getNamedAttr("block",
+                            builder.getDenseI64ArrayAttr(launch.block)),
+       builder.getNamedAttr("grid", builder.getArrayAttr(grid)),
+       builder.getNamedAttr("sizes", builder.getDictionaryAttr(sizes))});
+}
+
 static DictionaryAttr kernelProvenance(Builder &builder, const KernelWork &work,
-                                       const Candidate *used,
-                                       StringRef reason) {
+                                       const Candidate *used, StringRef reason,
+                                       const LaunchConfig *launch) {
   SmallVector<NamedAttribute> entries;
+  if (launch)
+    entries.push_back(builder.getNamedAttr(
+        "launch", launchRecord(builder, *launch, work.description->launch)));
   unsigned attempts = 0;
   for (const SampleOutcome &sample : work.samples)
     attempts += sample.attempts.size();
@@ -341,6 +395,15 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
                             {"level", checkLevelName(candidate.level)},
                             {"compiler", candidate.compiler},
                             {"resources", std::move(resources)}};
+  if (candidate.launch) {
+    llvm::json::Array grid, block;
+    for (unsigned i = 0; i < 3; ++i) {
+      grid.push_back(candidate.launch->grid[i]);
+      block.push_back(candidate.launch->block[i]);
+    }
+    record["launch"] = llvm::json::Object{{"grid", std::move(grid)},
+                                          {"block", std::move(block)}};
+  }
   if (!candidate.execVerdict.empty())
     record["exec_verdict"] = candidate.execVerdict;
   if (!candidate.execDetails.empty())
@@ -386,6 +449,15 @@ static llvm::json::Object kernelRecord(const KernelWork &work,
     record["candidate"] = work.choice.selected->name();
   if (!work.execNote.empty())
     record["exec_note"] = work.execNote;
+  if (work.description) {
+    const LaunchFreedom &freedom = work.description->launch;
+    record["launch_freedom"] =
+        freedom.allowed
+            ? llvm::formatv("allowed: {0} host launch(es) of {1}",
+                            freedom.launches, freedom.original.str())
+                  .str()
+            : "fixed: " + freedom.reason;
+  }
   return record;
 }
 
@@ -396,6 +468,7 @@ static llvm::json::Object settingsRecord(const TargetSettings &settings) {
       {"model", settings.model},
       {"samples", settings.samples},
       {"repairs", settings.repairs},
+      {"rounds", settings.rounds},
       {"mode", llmgen::stringifyMode(settings.mode)},
       {"verify", llmgen::stringifyVerifyLevel(settings.verification)},
       {"select", policyName(settings.select)},
@@ -510,7 +583,8 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
         /*isFallback=*/true);
 
   FailureOr<std::vector<KernelDescription>> kernels =
-      describeKernels(module, reference->ptx);
+      describeKernels(module, reference->ptx,
+                      settings.verification == llmgen::VerifyLevel::Exec);
   if (failed(kernels))
     return failure();
   if (kernels->empty())
@@ -586,6 +660,7 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
     spec.ptxIsa = search.ptxIsa;
     spec.intent = kernel.intent;
     spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
+    spec.launchChoice = describeLaunchChoice(kernel);
     if (search.optimize) {
       spec.referencePtx = reference->ptx;
       spec.referenceResources = resourcesText(referenceResources, kernel.name);
@@ -830,16 +905,30 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
           << "llmgen: @" << name
           << ": using the NVPTX reference: " << item.choice.reason;
     }
+    const Candidate *other = alternateIsLLM ? item.choice.alternate : nullptr;
+    // When either object launches the kernel differently from the original,
+    // both record their launch, so llmgen-select-object can launch the
+    // kernel as the object it selects needs.
+    const LaunchFreedom &freedom = item.description->launch;
+    auto launchOf = [&](const Candidate *candidate) {
+      return candidate && candidate->launch ? *candidate->launch
+                                            : freedom.original;
+    };
+    LaunchConfig selectedLaunch = launchOf(item.choice.selected);
+    LaunchConfig alternateLaunch = launchOf(other);
+    bool recordLaunch = selectedLaunch != freedom.original ||
+                        alternateLaunch != freedom.original;
     selectedKernels.push_back(builder.getNamedAttr(
         name, kernelProvenance(builder, item, item.choice.selected,
-                               item.choice.reason)));
-    const Candidate *other = alternateIsLLM ? item.choice.alternate : nullptr;
+                               item.choice.reason,
+                               recordLaunch ? &selectedLaunch : nullptr)));
     alternateKernels.push_back(builder.getNamedAttr(
         name, kernelProvenance(builder, item, other,
                                other ? "alternate: candidate " + other->name() +
                                            ", not selected"
                                      : std::string("alternate: the NVPTX "
-                                                   "reference"))));
+                                                   "reference"),
+                               recordLaunch ? &alternateLaunch : nullptr)));
   }
   auto slot = [&](StringRef ptxText, bool llm, StringRef reason,
                   ArrayRef<NamedAttribute> perKernel) {

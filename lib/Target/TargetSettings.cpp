@@ -30,6 +30,9 @@ TargetSettings TargetSettings::resolve(llmgen::TargetAttr target) {
   settings.samples = target.getSamples();
   settings.repairs = target.getRepairs();
   settings.mode = target.getMode();
+  settings.rounds = target.getRounds() >= 0
+                        ? target.getRounds()
+                        : (settings.mode == llmgen::Mode::Optimize ? 2 : 0);
   settings.verification = target.getVerification();
   settings.select = target.getSelect();
   settings.strict = target.getStrict();

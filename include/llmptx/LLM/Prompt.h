@@ -39,6 +39,9 @@ struct KernelSpec {
   /// Optimize mode: the reference PTX to improve on and its resource report.
   std::string referencePtx;
   std::string referenceResources;
+  /// When the model may choose the launch configuration: the paragraph that
+  /// says how (empty: the launch is fixed).
+  std::string launchChoice;
 };
 
 struct Prompt {
@@ -56,6 +59,8 @@ inline constexpr llvm::StringLiteral OptimizeTemplateVersion =
     "llmptx-optimize-v1";
 inline constexpr llvm::StringLiteral RepairTemplateVersion = "repair-v1";
 inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
+/// Appended to the version of a prompt with a launch choice section.
+inline constexpr llvm::StringLiteral LaunchTemplateVersion = "launch-v1";
 
 Prompt renderTranslatePrompt(const KernelSpec &spec);
 /// \p measurements: timings of the reference and any measured candidates.

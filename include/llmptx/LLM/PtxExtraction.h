@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace llmptx::llm {
@@ -22,6 +23,9 @@ struct ExtractedPtx {
   /// What was done, e.g. "took the 2nd of 3 fenced blocks"; on failure, why
   /// nothing was found.
   std::string note;
+  /// The content of the last fenced block tagged `launch` (a launch
+  /// configuration the model chose), when there is one.
+  std::optional<std::string> launch;
 };
 
 ExtractedPtx extractPtx(llvm::StringRef completion);

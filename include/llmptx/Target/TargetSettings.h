@@ -22,6 +22,9 @@ struct TargetSettings {
   std::string execCommand;
   int samples = 1;
   int repairs = 2;
+  /// Optimization rounds after verification by execution (the attribute's
+  /// -1 resolved by mode).
+  int rounds = 0;
   llmgen::Mode mode = llmgen::Mode::Translate;
   llmgen::VerifyLevel verification = llmgen::VerifyLevel::Compile;
   llmgen::SelectPolicy select = llmgen::SelectPolicy::Auto;

@@ -53,7 +53,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int optLevel,
                    StringRef chip, StringRef features, DictionaryAttr flags,
                    ArrayAttr link, StringRef provider, StringRef model,
                    StringRef baseUrl, StringRef execCommand, int samples,
-                   int repairs, Mode mode, VerifyLevel verification,
+                   int repairs, int rounds, Mode mode, VerifyLevel verification,
                    SelectPolicy select, bool strict, CacheMode cache,
                    StringRef cacheDir, StringRef runner, StringRef report,
                    StringRef emitBundles, int jobs, Slot slot) {
@@ -70,6 +70,8 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int optLevel,
     return emitError() << "samples must be at least 1, got " << samples;
   if (repairs < 0)
     return emitError() << "repairs must not be negative, got " << repairs;
+  if (rounds < -1)
+    return emitError() << "rounds must not be negative, got " << rounds;
   if (jobs < 0)
     return emitError() << "jobs must not be negative, got " << jobs;
   if (link) {
@@ -104,10 +106,15 @@ static bool isIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-LogicalResult HarnessAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, ArrayAttr sizes,
-    ArrayAttr shapes, ArrayAttr args, ArrayAttr grid, DenseI32ArrayAttr block,
-    DenseI32ArrayAttr outputs, DictionaryAttr tolerance, DictionaryAttr facts) {
+LogicalResult HarnessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayAttr sizes, ArrayAttr shapes,
+                                  ArrayAttr args, ArrayAttr grid,
+                                  DenseI32ArrayAttr block,
+                                  DenseI32ArrayAttr outputs,
+                                  DictionaryAttr tolerance,
+                                  DictionaryAttr facts, StringAttr flops) {
+  if (flops && flops.getValue().trim().empty())
+    return emitError() << "flops must be an expression of the sizes";
   llvm::StringSet<> names;
   for (Attribute size : sizes) {
     auto name = dyn_cast<StringAttr>(size);

@@ -52,6 +52,7 @@ void llmptx::llmgen::buildLLMLowerPipeline(OpPassManager &pm,
   attach.execCommand = options.execCommand;
   attach.samples = options.samples;
   attach.repairs = options.repairs;
+  attach.rounds = options.rounds;
   attach.mode = options.mode;
   attach.verification = options.verification;
   attach.select = options.select;
@@ -69,6 +70,9 @@ void llmptx::llmgen::buildLLMLowerPipeline(OpPassManager &pm,
   toBinary.compilationTarget = options.format;
   toBinary.toolkitPath = options.cudaPath;
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  // Kernels selected with their own launch configuration get their host
+  // launches rewritten.
+  pm.addPass(createLLMGenSelectObject());
 }
 
 void llmptx::llmgen::registerLLMLowerPipeline() {

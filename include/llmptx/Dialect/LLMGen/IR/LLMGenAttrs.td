@@ -120,6 +120,7 @@ def LLMGen_TargetAttr : LLMGen_Attr<"Target", "target",
     StringRefParameter<"command of the exec provider (empty: $LLMPTX_EXEC_COMMAND)", "\"\"">:$exec_command,
     DefaultValuedParameter<"int", "1", "candidates asked for per kernel">:$samples,
     DefaultValuedParameter<"int", "2", "repair rounds per candidate">:$repairs,
+    DefaultValuedParameter<"int", "-1", "optimization rounds after verification (-1: 2 in optimize mode, 0 in translate mode)">:$rounds,
     LLMGen_EnumParameter<LLMGen_Mode, "Translate", "translate or optimize">:$mode,
     LLMGen_EnumParameter<LLMGen_VerifyLevel, "Compile", "verification level">:$verification,
     LLMGen_EnumParameter<LLMGen_SelectPolicy, "Auto", "selection policy">:$select,
@@ -176,6 +177,10 @@ def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
       edge: pointers aligned to A and no more, sizes that are multiples of the
       divisor and no more, inputs that span the range (and no special
       values outside it).
+    - `flops`: optional expression of the sizes giving the floating-point
+      operations of one launch (e.g. `"2 * M * N * K"`), so measurements can
+      say what fraction of the device's peak a kernel reaches. It is a
+      measure, not a fact: nothing may rely on it.
 
     Example:
     ```mlir
@@ -194,7 +199,8 @@ def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
     OptionalParameter<"::mlir::DenseI32ArrayAttr">:$block,
     OptionalParameter<"::mlir::DenseI32ArrayAttr">:$outputs,
     OptionalParameter<"::mlir::DictionaryAttr">:$tolerance,
-    OptionalParameter<"::mlir::DictionaryAttr">:$facts
+    OptionalParameter<"::mlir::DictionaryAttr">:$facts,
+    OptionalParameter<"::mlir::StringAttr">:$flops
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

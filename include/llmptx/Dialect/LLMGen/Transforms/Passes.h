@@ -59,6 +59,11 @@ struct LLMLowerOptions : public mlir::PassPipelineOptions<LLMLowerOptions> {
   PassOptions::Option<unsigned> repairs{
       *this, "repairs", llvm::cl::desc("Repair rounds per candidate"),
       llvm::cl::init(2)};
+  PassOptions::Option<int> rounds{
+      *this, "rounds",
+      llvm::cl::desc("Optimization rounds after verification by execution "
+                     "(-1: 2 with mode=optimize, 0 with mode=translate)"),
+      llvm::cl::init(-1)};
   PassOptions::Option<Mode> mode{
       *this, "mode", llvm::cl::desc("translate or optimize"),
       llvm::cl::init(Mode::Translate),

@@ -38,6 +38,9 @@ defvar LLMGenTargetOptions = [
          "Candidates asked for per kernel">,
   Option<"repairs", "repairs", "unsigned", /*default=*/"2",
          "Repair rounds per candidate">,
+  Option<"rounds", "rounds", "int", /*default=*/"-1",
+         "Optimization rounds after verification by execution (-1: 2 with "
+         "mode=optimize, 0 with mode=translate)">,
   Option<"mode", "mode", "::llmptx::llmgen::Mode",
          /*default=*/"::llmptx::llmgen::Mode::Translate",
          "What the model is asked to do", [{::llvm::cl::values(
@@ -153,6 +156,54 @@ def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
     }
     ```
   }];
+}
+
+def LLMGenSelectObject : Pass<"llmgen-select-object", "mlir::ModuleOp"> {
+  let summary = "Select an object of each llmgen gpu.binary and launch its "
+                "kernels as that object needs";
+  let description = [{
+    A kernel from the model may come with its own launch configuration
+    (block size, and a grid computed from the problem sizes); it is selected
+    only after verification by execution under that launch. The objects of a
+    `gpu.binary` then need different launches: for each such kernel, every
+    object records in its `llmgen.kernels` properties the `launch` it needs
+    (`block`, `grid` as expressions of the sizes, and `sizes`: where each
+    size is read at a launch, `array<i64: arg>` for a scalar argument or
+    `array<i64: arg, dim>` for a memref dimension).
+
+    This pass picks object `index` of every gpu.binary that llm-lower made
+    (by setting `#gpu.select_object<index>`; `-1`, the default, keeps each
+    binary's current selection, index 0 unless a handler says otherwise) and
+    rewrites the block and grid operands of every `gpu.launch_func` of each
+    kernel whose launch that object records: the sizes are read from the
+    launch's own operands (`memref.dim`, `arith.index_cast`), the grid is
+    computed with `arith` ops on `index` (floor division and modulo,
+    `arith.ceildivsi`, `arith.minsi`/`maxsi`), the block is constant. Kernels
+    whose objects record no launch are left as they are. `llm-lower` runs
+    it with the default index; running it again with `index=1` switches a
+    program to the other object for A/B, launches included.
+
+    Before (object 0 records block 128 and grid ceildiv(N, 512)):
+    ```mlir
+    gpu.launch_func @kernels::@vadd blocks in (%g, %c1, %c1)
+        threads in (%c256, %c1, %c1) args(%a : memref<?xf32>, ..., %n : index)
+    ```
+    After:
+    ```mlir
+    %c512 = arith.constant 512 : index
+    %0 = arith.ceildivsi %n, %c512 : index
+    %c128 = arith.constant 128 : index
+    gpu.launch_func @kernels::@vadd blocks in (%0, %c1_0, %c1_1)
+        threads in (%c128, %c1_2, %c1_3) args(%a : memref<?xf32>, ..., %n : index)
+    ```
+  }];
+  let options = [
+    Option<"index", "index", "int", /*default=*/"-1",
+           "Object to select in every llmgen gpu.binary (-1: keep each "
+           "binary's selection)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // LLMPTX_DIALECT_LLMGEN_TRANSFORMS_PASSES_TD

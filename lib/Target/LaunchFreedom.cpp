@@ -1,0 +1,411 @@
+//===- LaunchFreedom.cpp - Launch configurations chosen with a kernel ----===//
+//
+// The host launches are rebuilt from the sizes after selection, so a launch
+// is only free when every launch of the kernel is in the module and each one
+// is provably the launch verification runs the reference under: its grid is
+// translated into an expression of the sizes and compared with
+// verification's on every shape verification tests (the same shapes a
+// candidate is verified on, so nothing is taken on trust beyond them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchFreedom.h"
+
+#include "ExecVerification.h"
+#include "KernelFacts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace llmptx;
+
+static std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+static std::string joinInts(llvm::ArrayRef<int64_t> values) {
+  return llvm::join(
+      llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
+      ", ");
+}
+
+/// `value` as an expression of the sizes read at `launch`, for the integer
+/// arithmetic host code computes grids with; nothing for anything else.
+static std::optional<std::string>
+hostExpression(Value value, gpu::LaunchFuncOp launch,
+               llvm::ArrayRef<SizeSource> sources, unsigned depth = 0) {
+  if (depth > 64)
+    return std::nullopt;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::to_string(constant.getSExtValue());
+  OperandRange operands = launch.getKernelOperands();
+  for (const SizeSource &source : sources)
+    if (source.dim < 0 && operands[source.argIndex] == value)
+      return source.size;
+  Operation *definition = value.getDefiningOp();
+  if (!definition)
+    return std::nullopt;
+  if (auto dim = dyn_cast<memref::DimOp>(definition)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    for (const SizeSource &source : sources)
+      if (index && source.dim == *index &&
+          operands[source.argIndex] == dim.getSource())
+        return source.size;
+    return std::nullopt;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(definition))
+    return hostExpression(definition->getOperand(0), launch, sources,
+                          depth + 1);
+  if (definition->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<std::string> lhs =
+      hostExpression(definition->getOperand(0), launch, sources, depth + 1);
+  std::optional<std::string> rhs =
+      hostExpression(definition->getOperand(1), launch, sources, depth + 1);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  auto infix = [&](StringRef op) { return "(" + *lhs + op.str() + *rhs + ")"; };
+  auto call = [&](StringRef name) {
+    return name.str() + "(" + *lhs + ", " + *rhs + ")";
+  };
+  // Signed and unsigned forms agree on the non-negative values grids are
+  // computed from; the comparison on every shape below checks the rest.
+  if (isa<arith::AddIOp>(definition))
+    return infix(" + ");
+  if (isa<arith::SubIOp>(definition))
+    return infix(" - ");
+  if (isa<arith::MulIOp>(definition))
+    return infix(" * ");
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(definition))
+    return infix(" / ");
+  if (isa<arith::RemUIOp, arith::RemSIOp>(definition))
+    return infix(" % ");
+  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(definition))
+    return call("ceildiv");
+  if (isa<arith::MinUIOp, arith::MinSIOp>(definition))
+    return call("min");
+  if (isa<arith::MaxUIOp, arith::MaxSIOp>(definition))
+    return call("max");
+  return std::nullopt;
+}
+
+/// Where each size is read at a launch, from the harness's args: a scalar
+/// argument that is exactly the size, or a memref's dynamic dimension that
+/// is exactly the size. Fills `missing` with the first size that has none.
+static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
+                                               std::string &missing) {
+  std::vector<SizeSource> sources;
+  if (!kernel.harness)
+    return sources;
+  const HarnessFacts &harness = *kernel.harness;
+  for (const std::string &size : harness.sizes) {
+    std::optional<SizeSource> found;
+    for (auto [index, arg] : llvm::enumerate(kernel.args)) {
+      if (found || index >= harness.args.size())
+        break;
+      llvm::StringRef entry = llvm::StringRef(harness.args[index]).trim();
+      if (!arg.isMemref) {
+        if (entry == size)
+          found = SizeSource{size, static_cast<unsigned>(index), -1};
+        continue;
+      }
+      std::vector<std::string> dims = splitHarnessDims(entry);
+      unsigned nextDynamic = 0;
+      for (auto [dim, extent] : llvm::enumerate(arg.shape)) {
+        if (extent >= 0)
+          continue;
+        if (nextDynamic < dims.size() && dims[nextDynamic] == size) {
+          found = SizeSource{size, static_cast<unsigned>(index),
+                             static_cast<int64_t>(dim)};
+          break;
+        }
+        ++nextDynamic;
+      }
+    }
+    if (!found) {
+      missing = "size " + size +
+                " is neither a scalar argument nor a memref dimension in the "
+                "harness's args, so a launch cannot compute a grid from it";
+      return {};
+    }
+    sources.push_back(*found);
+  }
+  return sources;
+}
+
+LaunchFreedom llmptx::analyzeLaunchFreedom(gpu::GPUModuleOp module,
+                                           const KernelDescription &kernel) {
+  LaunchFreedom freedom;
+  auto refuse = [&](std::string why) {
+    freedom.allowed = false;
+    freedom.reason = std::move(why);
+    return freedom;
+  };
+  std::string missing;
+  std::optional<LaunchConfig> original = referenceLaunch(kernel, missing);
+  if (!original)
+    return refuse("verification cannot run the kernel: " + missing);
+  freedom.original = *original;
+  freedom.shapes = bundleShapes(kernel);
+  freedom.sources = findSizeSources(kernel, missing);
+  if (!missing.empty())
+    return refuse(missing);
+
+  auto host = dyn_cast_or_null<ModuleOp>(module->getParentOp());
+  if (!host || host->getParentOp())
+    return refuse("the gpu.module is not in a top-level module, so its "
+                  "launches may be elsewhere");
+
+  // Every reference to the kernel must be one of the launches seen here.
+  SymbolRefAttr kernelRef = SymbolRefAttr::get(
+      module.getNameAttr(),
+      {FlatSymbolRefAttr::get(module.getContext(), kernel.name)});
+  SmallVector<gpu::LaunchFuncOp> launches;
+  std::string otherUse;
+  host->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == module.getOperation())
+      return WalkResult::skip();
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (launch.getKernel() == kernelRef)
+        launches.push_back(launch);
+      return WalkResult::advance();
+    }
+    op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+      if (ref == kernelRef && otherUse.empty())
+        otherUse = op->getName().getStringRef().str() + " at " +
+                   locationText(op->getLoc());
+    });
+    return WalkResult::advance();
+  });
+  if (!otherUse.empty())
+    return refuse("@" + kernel.name + " is referenced by " + otherUse +
+                  ", not only launched");
+  if (launches.empty())
+    return refuse("the module has no gpu.launch_func of @" + kernel.name +
+                  " (its launches are elsewhere)");
+
+  int64_t sharedBytes =
+      kernel.hostLaunch ? kernel.hostLaunch->dynamicSharedBytes : 0;
+  for (gpu::LaunchFuncOp launch : launches) {
+    std::string where = "the launch at " + locationText(launch.getLoc());
+    if (launch.getKernelOperands().size() != kernel.args.size())
+      return refuse(where + " passes " +
+                    std::to_string(launch.getKernelOperands().size()) +
+                    " arguments, the kernel has " +
+                    std::to_string(kernel.args.size()));
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    std::array<int64_t, 3> blockValues{0, 0, 0};
+    Value blockDims[] = {block.x, block.y, block.z};
+    for (unsigned i = 0; i < 3; ++i) {
+      APInt value;
+      if (!matchPattern(blockDims[i], m_ConstantInt(&value)))
+        return refuse(where + " has a block size that is not constant");
+      blockValues[i] = value.getSExtValue();
+    }
+    if (blockValues != freedom.original.block)
+      return refuse(where + " has block (" + joinInts(blockValues) +
+                    ") where verification runs (" +
+                    joinInts(freedom.original.block) + ")");
+    int64_t shared = 0;
+    if (Value bytes = launch.getDynamicSharedMemorySize()) {
+      APInt value;
+      if (!matchPattern(bytes, m_ConstantInt(&value)))
+        return refuse(where + " has a dynamic shared memory size that is not "
+                              "constant");
+      shared = value.getSExtValue();
+    }
+    if (shared != sharedBytes)
+      return refuse(where + " uses " + std::to_string(shared) +
+                    " bytes of dynamic shared memory where verification "
+                    "uses " +
+                    std::to_string(sharedBytes));
+    if (freedom.sources.empty()) {
+      // No sizes: verification ran the host's constant launch, so every
+      // launch must be that launch exactly.
+      std::optional<ConstantLaunch> constant = describeConstantLaunch(launch);
+      if (!constant || !kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
+        return refuse(where + " is not the constant launch verification "
+                              "runs");
+      continue;
+    }
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    Value gridDims[] = {grid.x, grid.y, grid.z};
+    for (unsigned i = 0; i < 3; ++i) {
+      std::optional<std::string> expression =
+          hostExpression(gridDims[i], launch, freedom.sources);
+      if (!expression)
+        return refuse(where + ": grid dimension " + std::to_string(i) +
+                      " is not an integer expression of the sizes");
+      for (const runtime::SizeBindings &shape : freedom.shapes) {
+        runtime::ValueOrError<int64_t> hostValue =
+            runtime::evaluateExpression(*expression, shape);
+        runtime::ValueOrError<int64_t> verifiedValue =
+            runtime::evaluateExpression(freedom.original.grid[i], shape);
+        if (!hostValue || !verifiedValue || *hostValue != *verifiedValue)
+          return refuse(llvm::formatv("{0} computes grid dimension {1} as "
+                                      "{2}, which is not verification's "
+                                      "{3} on every shape",
+                                      where, i, *expression,
+                                      freedom.original.grid[i])
+                            .str());
+      }
+    }
+  }
+  freedom.allowed = true;
+  freedom.launches = launches.size();
+  return freedom;
+}
+
+llvm::Expected<LaunchConfig> llmptx::parseLaunchBlock(llvm::StringRef text) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed)
+    return fail("the block is not JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Object *object = parsed->getAsObject();
+  if (!object)
+    return fail("expected an object {\"block\": [x, y, z], \"grid\": [...]}");
+  for (const auto &entry : *object)
+    if (entry.first != "block" && entry.first != "grid")
+      return fail("unknown key '" + llvm::StringRef(entry.first) +
+                  "' (only block and grid)");
+  const llvm::json::Array *block = object->getArray("block");
+  const llvm::json::Array *grid = object->getArray("grid");
+  if (!block || block->size() != 3)
+    return fail("block must be an array of three integers");
+  if (!grid || grid->size() != 3)
+    return fail("grid must be an array of three expressions");
+  LaunchConfig launch;
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<int64_t> value = (*block)[i].getAsInteger();
+    if (!value)
+      return fail("block[" + llvm::Twine(i) + "] must be an integer");
+    launch.block[i] = *value;
+    if (std::optional<int64_t> integer = (*grid)[i].getAsInteger())
+      launch.grid[i] = std::to_string(*integer);
+    else if (std::optional<llvm::StringRef> expression =
+                 (*grid)[i].getAsString())
+      launch.grid[i] = expression->trim().str();
+    else
+      return fail("grid[" + llvm::Twine(i) +
+                  "] must be an expression (a string) or an integer");
+  }
+  return launch;
+}
+
+std::vector<std::string>
+llmptx::checkProposedLaunch(const LaunchConfig &launch,
+                            const LaunchFreedom &freedom) {
+  std::vector<std::string> problems;
+  const int64_t blockLimits[3] = {1024, 1024, 64};
+  int64_t threads = 1;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (launch.block[i] < 1 || launch.block[i] > blockLimits[i])
+      problems.push_back(llvm::formatv("block[{0}] = {1} is outside "
+                                       "[1, {2}]",
+                                       i, launch.block[i], blockLimits[i]));
+    threads *= std::max<int64_t>(launch.block[i], 1);
+  }
+  if (threads > 1024)
+    problems.push_back(
+        llvm::formatv("a block of {0} threads exceeds 1024", threads));
+
+  llvm::StringSet<> sizes;
+  for (const SizeSource &source : freedom.sources)
+    sizes.insert(source.size);
+  std::string sizeList =
+      freedom.sources.empty()
+          ? std::string("none: the grid must be constant")
+          : llvm::join(llvm::map_range(freedom.sources,
+                                       [](const SizeSource &source) {
+                                         return source.size;
+                                       }),
+                       ", ");
+  const int64_t gridLimits[3] = {2147483647, 65535, 65535};
+  for (unsigned i = 0; i < 3; ++i) {
+    runtime::ValueOrError<runtime::Expression> expression =
+        runtime::Expression::parse(launch.grid[i]);
+    if (!expression) {
+      problems.push_back(llvm::formatv("grid[{0}] '{1}': {2}", i,
+                                       launch.grid[i], expression.error()));
+      continue;
+    }
+    bool namesOk = true;
+    for (const std::string &name : expression->names())
+      if (!sizes.contains(name)) {
+        problems.push_back(llvm::formatv("grid[{0}] uses '{1}', which "
+                                         "is not a size (sizes: {2})",
+                                         i, name, sizeList));
+        namesOk = false;
+      }
+    if (!namesOk)
+      continue;
+    for (const runtime::SizeBindings &shape : freedom.shapes) {
+      runtime::ValueOrError<int64_t> value = expression->evaluate(shape);
+      std::string at;
+      for (const auto &[name, size] : shape)
+        at += (at.empty() ? "" : ", ") + name + "=" + std::to_string(size);
+      if (!value) {
+        problems.push_back(
+            llvm::formatv("grid[{0}] at ({1}): {2}", i, at, value.error()));
+        break;
+      }
+      if (*value < 1 || *value > gridLimits[i]) {
+        problems.push_back(llvm::formatv("grid[{0}] = {1} at ({2}) is "
+                                         "outside [1, {3}]",
+                                         i, *value, at, gridLimits[i]));
+        break;
+      }
+    }
+  }
+  return problems;
+}
+
+std::string llmptx::describeLaunchChoice(const KernelDescription &kernel) {
+  const LaunchFreedom &freedom = kernel.launch;
+  if (!freedom.allowed)
+    return {};
+  std::string sizes =
+      freedom.sources.empty()
+          ? std::string("(there are none: the grid must be constant)")
+          : llvm::join(llvm::map_range(freedom.sources,
+                                       [](const SizeSource &source) {
+                                         return source.size;
+                                       }),
+                       ", ");
+  return llvm::formatv(
+             "The host code launches this kernel with {0} ({1} launch(es), "
+             "all in this module), so you may choose another launch "
+             "configuration: a block size (three integers) and a grid of "
+             "three expressions of the sizes {2}, written with integers, "
+             "size names, + - * / % (floor division), ceildiv(a, b), "
+             "min(a, b), max(a, b) and parentheses. To do so, add a second "
+             "fenced block tagged launch holding only JSON, e.g.\n"
+             "```launch\n"
+             "{{\"block\": [128, 1, 1], \"grid\": [\"{3}\", \"1\", "
+             "\"1\"]}\n"
+             "```\n"
+             "Your kernel is then verified under your launch against the "
+             "reference under the original one, and when it is selected the "
+             "host launches are rewritten to yours. Without a launch block "
+             "the original launch is used. .reqntid or .maxntid, if you "
+             "write them, must agree with your block.",
+             freedom.original.str(), freedom.launches, sizes,
+             freedom.sources.empty()
+                 ? std::string("1")
+                 : "ceildiv(" + freedom.sources.front().size + ", 512)")
+      .str();
+}
