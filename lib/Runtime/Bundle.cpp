@@ -154,14 +154,19 @@ public:
             (*candidates)[i], elementPath("$.candidates", i), false));
 
     if (const Json *timing = reader.member(root, path, "timing", false);
-        timing && reader.expectObject(*timing, "$.timing",
-                                      {"shape", "min_runs", "max_ms"})) {
+        timing &&
+        reader.expectObject(*timing, "$.timing",
+                            {"shape", "min_runs", "max_ms", "flops"})) {
       bundle.timing.shape =
           reader.integer(*timing, "$.timing", "shape", false, -1);
       bundle.timing.minRuns = static_cast<unsigned>(
           reader.unsignedInteger(*timing, "$.timing", "min_runs", false, 30));
       bundle.timing.maxMs =
           reader.number(*timing, "$.timing", "max_ms", false, 2000);
+      if (const Json *flops =
+              reader.member(*timing, "$.timing", "flops", false);
+          flops && !flops->is_null())
+        bundle.timing.flops = reader.expression(*flops, "$.timing.flops");
     }
     if (reader.failed())
       return std::nullopt;
@@ -709,6 +714,8 @@ private:
       fail("$.timing.min_runs", "at least one run");
     if (!(bundle.timing.maxMs >= 0))
       fail("$.timing.max_ms", "must not be negative");
+    if (!bundle.timing.flops.empty())
+      checkExpression(bundle.timing.flops, "$.timing.flops");
   }
 
   /// Evaluates every expression for every shape so that a runner never
@@ -960,6 +967,8 @@ std::string llmptx::runtime::writeBundleJson(const VerificationBundle &bundle) {
   timing["shape"] = bundle.timing.shape;
   timing["min_runs"] = bundle.timing.minRuns;
   timing["max_ms"] = bundle.timing.maxMs;
+  if (!bundle.timing.flops.empty())
+    timing["flops"] = expressionJson(bundle.timing.flops);
   root["timing"] = timing;
   return root.dump(2) + "\n";
 }

@@ -109,6 +109,41 @@ uint64_t ShapePlan::largestElementCount() const {
   return largest;
 }
 
+uint64_t ShapePlan::compulsoryBytes() const {
+  uint64_t bytes = 0;
+  for (const BufferLayout &layout : buffers) {
+    uint64_t logical = layout.elementCount * layout.elementBytes();
+    switch (layout.role) {
+    case BufferRole::Input:
+    case BufferRole::Output:
+      bytes += logical;
+      break;
+    case BufferRole::InOut:
+      bytes += 2 * logical;
+      break;
+    case BufferRole::Scratch:
+      break;
+    }
+  }
+  return bytes;
+}
+
+size_t llmptx::runtime::timingShapeIndex(const VerificationBundle &bundle) {
+  int64_t count = static_cast<int64_t>(bundle.shapes.size());
+  int64_t index = bundle.timing.shape < 0 ? count + bundle.timing.shape
+                                          : bundle.timing.shape;
+  return static_cast<size_t>(std::max<int64_t>(index, 0));
+}
+
+ValueOrError<uint64_t>
+llmptx::runtime::compulsoryBytes(const VerificationBundle &bundle,
+                                 size_t shapeIndex) {
+  auto plan = planShape(bundle, shapeIndex, 0);
+  if (!plan)
+    return Failure{plan.error()};
+  return plan->compulsoryBytes();
+}
+
 unsigned llmptx::runtime::offsetVariantCount(const VerificationBundle &bundle) {
   for (const BufferSpec &buffer : bundle.buffers)
     if (buffer.anyOffset())
@@ -444,6 +479,18 @@ llmptx::runtime::planShape(const VerificationBundle &bundle, size_t shapeIndex,
                     "$.candidates[" + std::to_string(c) + "].launch", dims))
       return Failure{evaluator.error};
     plan.candidateLaunches.push_back(dims);
+  }
+
+  if (!bundle.timing.flops.empty()) {
+    int64_t flops;
+    if (!evaluator.evaluate(bundle.timing.flops, "$.timing.flops", flops))
+      return Failure{evaluator.error};
+    if (flops < 0) {
+      evaluator.fail("$.timing.flops",
+                     "negative flop count " + std::to_string(flops));
+      return Failure{evaluator.error};
+    }
+    plan.flops = static_cast<uint64_t>(flops);
   }
 
   for (size_t p = 0; p < bundle.params.size(); ++p) {

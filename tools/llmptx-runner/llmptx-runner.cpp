@@ -116,12 +116,15 @@ static void printPlan(const BundleInput &input) {
             layout.contiguous ? "contiguous" : "strided",
             static_cast<unsigned long long>(layout.allocationBytes));
     }
-  int64_t count = static_cast<int64_t>(bundle.shapes.size());
-  int64_t timing = bundle.timing.shape < 0 ? count + bundle.timing.shape
-                                           : bundle.timing.shape;
-  std::printf("  timing: shape %lld, at least %u runs, budget %g ms\n",
-              static_cast<long long>(timing), bundle.timing.minRuns,
-              bundle.timing.maxMs);
+  size_t timing = timingShapeIndex(bundle);
+  std::string work;
+  if (auto plan = planShape(bundle, timing, 0)) {
+    work = ", " + std::to_string(plan->compulsoryBytes()) + " bytes moved";
+    if (plan->flops)
+      work += ", " + std::to_string(*plan->flops) + " flops";
+  }
+  std::printf("  timing: shape %zu, at least %u runs, budget %g ms%s\n", timing,
+              bundle.timing.minRuns, bundle.timing.maxMs, work.c_str());
 }
 
 int main(int argc, char **argv) {

@@ -129,6 +129,9 @@ struct TimingSpec {
   int64_t shape = -1;
   unsigned minRuns = 30;
   double maxMs = 2000;
+  /// Floating-point operations of one run, an expression of the sizes
+  /// ("2 * M * N * K"); empty when unknown. The results then give GFLOP/s.
+  std::string flops;
 };
 
 struct VerificationBundle {

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,12 +101,19 @@ struct ShapePlan {
   std::vector<ParamSlot> params;
   LaunchDims referenceLaunch;
   std::vector<LaunchDims> candidateLaunches;
+  /// timing.flops at this shape; absent when the bundle states none.
+  std::optional<uint64_t> flops;
 
   /// "N=97" or "M=3 N=5, offsets a=3 c=5".
   std::string describe(const VerificationBundle &bundle) const;
   /// Offsets of buffers whose offset is not 0.
   std::vector<std::pair<std::string, int64_t>> nonZeroOffsets() const;
   uint64_t largestElementCount() const;
+  /// The traffic one run cannot avoid: every input and output buffer's
+  /// logical elements (the product of its shape, whatever its strides)
+  /// times the element size, once; inouts twice (read and written);
+  /// scratch buffers not at all.
+  uint64_t compulsoryBytes() const;
 };
 
 /// 2 when some buffer has an "any" offset (offset 0 and non-zero), else 1.
@@ -118,6 +126,13 @@ unsigned offsetVariantCount(const VerificationBundle &bundle);
 ValueOrError<ShapePlan> planShape(const VerificationBundle &bundle,
                                   size_t shapeIndex, unsigned offsetVariant,
                                   uint64_t guardBytes = kGuardBytes);
+
+/// The shape index timing runs at: timing.shape, negative from the end.
+size_t timingShapeIndex(const VerificationBundle &bundle);
+
+/// ShapePlan::compulsoryBytes of shapes[shapeIndex] (offset variant 0).
+ValueOrError<uint64_t> compulsoryBytes(const VerificationBundle &bundle,
+                                       size_t shapeIndex);
 
 /// Bytes of a parameter as the bundle declares it (pointers are 8 bytes).
 unsigned paramByteSize(const ParamSpec &param);

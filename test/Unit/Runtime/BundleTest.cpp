@@ -198,6 +198,69 @@ TEST(BundleTest, SemanticErrorsNameTheJsonPath) {
             "N=1000)");
 }
 
+TEST(BundleTest, FlopsAreAnOptionalTimingExpression) {
+  // Absent: not written, read back as unknown.
+  std::string plain = writeBundleJson(vaddBundle());
+  EXPECT_EQ(plain.find("\"flops\""), std::string::npos);
+  auto unknown = parseBundleJson(plain);
+  ASSERT_TRUE(unknown.ok()) << unknown.error();
+  EXPECT_TRUE(unknown->timing.flops.empty());
+
+  VerificationBundle bundle = stridedBundle();
+  bundle.timing.flops = "2 * M * N * K";
+  std::string text = writeBundleJson(bundle);
+  EXPECT_NE(text.find("\"flops\": \"2 * M * N * K\""), std::string::npos)
+      << text;
+  auto parsed = parseBundleJson(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->timing.flops, "2 * M * N * K");
+  EXPECT_EQ(writeBundleJson(*parsed), text);
+
+  // A plain integer is an expression too, and written as a number.
+  bundle.timing.flops = "1000";
+  text = writeBundleJson(bundle);
+  EXPECT_NE(text.find("\"flops\": 1000"), std::string::npos) << text;
+  parsed = parseBundleJson(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->timing.flops, "1000");
+
+  // Empty and null mean unknown.
+  Json json = Json::parse(writeBundleJson(vaddBundle()));
+  json["timing"]["flops"] = "";
+  auto empty = parseBundleJson(json.dump());
+  ASSERT_TRUE(empty.ok()) << empty.error();
+  EXPECT_TRUE(empty->timing.flops.empty());
+  json["timing"]["flops"] = nullptr;
+  auto null = parseBundleJson(json.dump());
+  ASSERT_TRUE(null.ok()) << null.error();
+  EXPECT_TRUE(null->timing.flops.empty());
+}
+
+TEST(BundleTest, FlopsErrorsNameTheJsonPath) {
+  EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flops"] = "2 * N * Q"; }),
+            "$.timing.flops: unknown size 'Q' in '2 * N * Q' (sizes: N)");
+  EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flops"] = "2 *"; }),
+            "$.timing.flops: bad expression '2 *': column 4: expected a "
+            "value");
+  EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flops"] = true; }),
+            "$.timing.flops: expected an integer or an expression string, got "
+            "a boolean");
+  EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flops"] = "N - 97"; }),
+            "$.timing.flops: negative flop count -96 (shape 0: N=1)");
+  EXPECT_EQ(
+      errorAfter([](Json &j) { j["timing"]["flops"] = "(N - 1) / (N - 97)"; }),
+      "$.timing.flops: division by zero in '(N - 1) / (N - 97)' (shape "
+      "1: N=97)");
+  EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flop"] = "N"; }),
+            "$.timing.flop: unknown field (expected one of: shape, min_runs, "
+            "max_ms, flops)");
+  // In-memory bundles are checked the same way.
+  VerificationBundle bundle = vaddBundle();
+  bundle.timing.flops = "M";
+  EXPECT_EQ(validateBundle(bundle).value_or(""),
+            "$.timing.flops: unknown size 'M' in 'M' (sizes: N)");
+}
+
 TEST(BundleTest, OverlappingOutputStridesAreRejected) {
   VerificationBundle bundle = stridedBundle();
   bundle.buffers[1].strides = {"2", "1"}; // rows of 5 overlap at stride 2

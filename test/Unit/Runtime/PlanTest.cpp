@@ -130,6 +130,63 @@ TEST(PlanTest, StridedLayout) {
   EXPECT_EQ(immediate(scale), 0x40200000u);
 }
 
+TEST(PlanTest, CompulsoryBytesCountLogicalElementsByRole) {
+  // The strided scale (input a and output c: M x N f32 with row stride K)
+  // plus an inout, a scratch and a broadcast input.
+  VerificationBundle bundle = stridedBundle();
+  bundle.shapes.push_back({{"M", 1000}, {"N", 1003}, {"K", 1024}});
+  auto addBuffer = [&](const char *name, ElementType element,
+                       std::vector<std::string> shape,
+                       std::vector<std::string> strides, BufferRole role) {
+    BufferSpec buffer;
+    buffer.name = name;
+    buffer.element = element;
+    buffer.shape = std::move(shape);
+    buffer.strides = std::move(strides);
+    buffer.role = role;
+    bundle.buffers.push_back(buffer);
+    ParamSpec pointer;
+    pointer.role = ParamRole::BarePtr;
+    pointer.buffer = name;
+    bundle.params.push_back(pointer);
+  };
+  addBuffer("acc", ElementType::F64, {"N"}, {}, BufferRole::InOut);
+  addBuffer("tmp", ElementType::I32, {"M", "K"}, {}, BufferRole::Scratch);
+  addBuffer("row", ElementType::F16, {"M", "N"}, {"0", "1"}, BufferRole::Input);
+  ASSERT_FALSE(validateBundle(bundle).has_value()) << *validateBundle(bundle);
+
+  auto small = planShape(bundle, 0, 1);
+  ASSERT_TRUE(small.ok()) << small.error();
+  // a and c: 3 * 5 f32 each, whatever the row stride and the offsets; acc:
+  // 5 f64 read and written; tmp: nothing; row: 15 f16 though it
+  // broadcasts one row.
+  EXPECT_EQ(small->compulsoryBytes(), 15u * 4 + 15u * 4 + 2 * 5u * 8 + 15u * 2);
+
+  EXPECT_EQ(timingShapeIndex(bundle), 1u);
+  auto large = compulsoryBytes(bundle, timingShapeIndex(bundle));
+  ASSERT_TRUE(large.ok()) << large.error();
+  EXPECT_EQ(*large, 1000u * 1003 * (4 + 4 + 2) + 2 * 1003u * 8);
+  bundle.timing.shape = 0;
+  EXPECT_EQ(timingShapeIndex(bundle), 0u);
+  EXPECT_FALSE(compulsoryBytes(bundle, 7).ok());
+}
+
+TEST(PlanTest, FlopsAreEvaluatedPerShape) {
+  VerificationBundle bundle = stridedBundle();
+  auto none = planShape(bundle, 0, 0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->flops.has_value());
+  bundle.timing.flops = "2 * M * N";
+  auto some = planShape(bundle, 0, 0);
+  ASSERT_TRUE(some.ok()) << some.error();
+  EXPECT_EQ(some->flops, std::optional<uint64_t>(30));
+  bundle.timing.flops = "M - N";
+  auto negative = planShape(bundle, 0, 0);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error(), "$.timing.flops: negative flop count -2 (shape "
+                              "0: M=3 N=5 K=7)");
+}
+
 TEST(PlanTest, TightAllocationsForTheSanitizer) {
   VerificationBundle bundle = vaddBundle();
   auto plan = planShape(bundle, 1, 0, 0);
