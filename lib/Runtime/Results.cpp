@@ -5,7 +5,9 @@
 #include "JsonSupport.h"
 #include "ResultsJson.h"
 
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 using namespace llmptx::runtime;
@@ -18,6 +20,56 @@ std::string DeviceInfo::chip() const {
 std::string DeviceInfo::driverVersionText() const {
   return std::to_string(driverVersion / 1000) + "." +
          std::to_string((driverVersion % 1000) / 10);
+}
+
+int llmptx::runtime::fp32LanesPerSm(int smMajor, int smMinor) {
+  switch (smMajor * 10 + smMinor) {
+  case 80:
+    return 64;
+  case 86:
+  case 89:
+  case 90:
+  case 100:
+  case 120:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
+double DeviceInfo::memoryBandwidthGbs() const {
+  if (memoryClockKhz <= 0 || memoryBusBits <= 0)
+    return 0;
+  return 2.0 * (memoryClockKhz * 1e3) * (memoryBusBits / 8.0) / 1e9;
+}
+
+double DeviceInfo::fp32Gflops() const {
+  int lanes = fp32LanesPerSm(smMajor, smMinor);
+  if (lanes <= 0 || clockKhz <= 0 || multiprocessors <= 0)
+    return 0;
+  return multiprocessors * (clockKhz * 1e3) * lanes * 2.0 / 1e9;
+}
+
+void CandidateTiming::setWork(uint64_t moved,
+                              std::optional<uint64_t> operations) {
+  // amount per millisecond / 10^6 = amount per second / 10^9.
+  auto rate = [](double amount, double ms) -> std::optional<double> {
+    if (!(ms > 0))
+      return std::nullopt;
+    return amount / (ms * 1e6);
+  };
+  bytes = moved;
+  referenceGbs = rate(static_cast<double>(moved), referenceMs.median);
+  candidateGbs = rate(static_cast<double>(moved), candidateMs.median);
+  flops = operations;
+  referenceGflops.reset();
+  candidateGflops.reset();
+  if (operations) {
+    referenceGflops =
+        rate(static_cast<double>(*operations), referenceMs.median);
+    candidateGflops =
+        rate(static_cast<double>(*operations), candidateMs.median);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -87,7 +139,39 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   t["suspicious"] = timing.speedup.suspicious;
   t["comparison"] = timing.speedup.comparison;
   t["l2_flush_bytes"] = timing.l2FlushBytes;
+  if (timing.bytes)
+    t["bytes"] = *timing.bytes;
+  if (timing.referenceGbs)
+    t["reference_gbs"] = *timing.referenceGbs;
+  if (timing.candidateGbs)
+    t["candidate_gbs"] = *timing.candidateGbs;
+  if (timing.flops)
+    t["flops"] = *timing.flops;
+  if (timing.referenceGflops)
+    t["reference_gflops"] = *timing.referenceGflops;
+  if (timing.candidateGflops)
+    t["candidate_gflops"] = *timing.candidateGflops;
   return t;
+}
+
+OrderedJson
+llmptx::runtime::kernelResourcesJson(const KernelResources &resources) {
+  OrderedJson r = OrderedJson::object();
+  if (resources.registers)
+    r["registers"] = *resources.registers;
+  if (resources.localBytes)
+    r["local_bytes"] = *resources.localBytes;
+  if (resources.staticSharedBytes)
+    r["static_shared_bytes"] = *resources.staticSharedBytes;
+  if (resources.maxThreadsPerBlock)
+    r["max_threads_per_block"] = *resources.maxThreadsPerBlock;
+  if (resources.blockThreads)
+    r["block_threads"] = *resources.blockThreads;
+  if (resources.blocksPerSm)
+    r["blocks_per_sm"] = *resources.blocksPerSm;
+  if (resources.occupancy)
+    r["occupancy"] = *resources.occupancy;
+  return r;
 }
 
 std::string
@@ -103,6 +187,19 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
   device["memory_bytes"] = results.device.memoryBytes;
   device["multiprocessors"] = results.device.multiprocessors;
   device["driver_version"] = results.device.driverVersion;
+  // The peaks only where the driver reported what they derive from.
+  if (results.device.clockKhz > 0)
+    device["clock_mhz"] = results.device.clockKhz / 1000.0;
+  if (results.device.memoryClockKhz > 0)
+    device["memory_clock_mhz"] = results.device.memoryClockKhz / 1000.0;
+  if (results.device.memoryBusBits > 0)
+    device["memory_bus_bits"] = results.device.memoryBusBits;
+  if (double bandwidth = results.device.memoryBandwidthGbs(); bandwidth > 0)
+    device["memory_bandwidth_gbs"] = bandwidth;
+  if (results.device.maxThreadsPerSm > 0)
+    device["max_threads_per_sm"] = results.device.maxThreadsPerSm;
+  if (double gflops = results.device.fp32Gflops(); gflops > 0)
+    device["fp32_gflops"] = gflops;
   root["device"] = device;
   OrderedJson sanitizer;
   sanitizer["ran"] = results.sanitizerRan;
@@ -118,11 +215,16 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
     if (!bundle.error.empty())
       b["error"] = bundle.error;
     b["wall_seconds"] = bundle.wallSeconds;
+    if (bundle.referenceResources && !bundle.referenceResources->empty())
+      b["reference_resources"] =
+          kernelResourcesJson(*bundle.referenceResources);
     OrderedJson candidates = OrderedJson::array();
     for (const CandidateResult &candidate : bundle.candidates) {
       OrderedJson c;
       c["name"] = candidate.name;
       c["verdict"] = verdictName(candidate.verdict);
+      if (candidate.resources && !candidate.resources->empty())
+        c["resources"] = kernelResourcesJson(*candidate.resources);
       OrderedJson shapes = OrderedJson::array();
       for (const ShapeResult &shape : candidate.shapes)
         shapes.push_back(shapeResultJson(shape));
@@ -162,7 +264,10 @@ public:
         device &&
         reader.expectObject(*device, "$.device",
                             {"name", "chip", "sm", "l2_bytes", "memory_bytes",
-                             "multiprocessors", "driver_version"})) {
+                             "multiprocessors", "driver_version", "clock_mhz",
+                             "memory_clock_mhz", "memory_bus_bits",
+                             "memory_bandwidth_gbs", "max_threads_per_sm",
+                             "fp32_gflops"})) {
       DeviceInfo &info = results.device;
       info.name = reader.string(*device, "$.device", "name", false);
       int64_t sm = reader.integer(*device, "$.device", "sm", false);
@@ -176,6 +281,18 @@ public:
           reader.integer(*device, "$.device", "multiprocessors", false));
       info.driverVersion = static_cast<int>(
           reader.integer(*device, "$.device", "driver_version", false));
+      info.clockKhz = static_cast<int>(std::lround(
+          1000 * reader.number(*device, "$.device", "clock_mhz", false)));
+      info.memoryClockKhz = static_cast<int>(
+          std::lround(1000 * reader.number(*device, "$.device",
+                                           "memory_clock_mhz", false)));
+      info.memoryBusBits = static_cast<int>(
+          reader.integer(*device, "$.device", "memory_bus_bits", false));
+      info.maxThreadsPerSm = static_cast<int>(
+          reader.integer(*device, "$.device", "max_threads_per_sm", false));
+      // memory_bandwidth_gbs and fp32_gflops follow from the others.
+      reader.number(*device, "$.device", "memory_bandwidth_gbs", false);
+      reader.number(*device, "$.device", "fp32_gflops", false);
     }
     if (const Json *sanitizer = reader.member(root, "$", "sanitizer", false);
         sanitizer &&
@@ -289,11 +406,13 @@ public:
 
   CandidateResult readCandidate(const Json &object, const std::string &path) {
     CandidateResult candidate;
-    if (!reader.expectObject(object, path,
-                             {"name", "verdict", "shapes", "timing"}))
+    if (!reader.expectObject(
+            object, path, {"name", "verdict", "resources", "shapes", "timing"}))
       return candidate;
     candidate.name = reader.string(object, path, "name", true);
     candidate.verdict = readVerdict(object, path);
+    if (const Json *resources = reader.member(object, path, "resources", false))
+      candidate.resources = readResources(*resources, path + ".resources");
     if (const Json *shapes = reader.member(object, path, "shapes", true);
         shapes && reader.expectArray(*shapes, path + ".shapes"))
       for (size_t i = 0; i < shapes->size(); ++i)
@@ -307,11 +426,12 @@ public:
 
   CandidateTiming readTiming(const Json &timing, const std::string &t) {
     CandidateTiming result;
-    if (!reader.expectObject(timing, t,
-                             {"shape", "shape_index", "reference_ms",
-                              "candidate_ms", "speedup", "speedup_spread",
-                              "speedup_bound", "suspicious", "comparison",
-                              "l2_flush_bytes"}))
+    if (!reader.expectObject(
+            timing, t,
+            {"shape", "shape_index", "reference_ms", "candidate_ms", "speedup",
+             "speedup_spread", "speedup_bound", "suspicious", "comparison",
+             "l2_flush_bytes", "bytes", "reference_gbs", "candidate_gbs",
+             "flops", "reference_gflops", "candidate_gflops"}))
       return result;
     if (const Json *shape = reader.member(timing, t, "shape", false))
       result.shape = readShape(*shape, t + ".shape");
@@ -345,20 +465,76 @@ public:
     result.speedup.comparison = reader.string(timing, t, "comparison", false);
     result.l2FlushBytes =
         reader.unsignedInteger(timing, t, "l2_flush_bytes", false);
+    result.bytes = optionalUnsigned(timing, t, "bytes");
+    result.referenceGbs = optionalNumber(timing, t, "reference_gbs");
+    result.candidateGbs = optionalNumber(timing, t, "candidate_gbs");
+    result.flops = optionalUnsigned(timing, t, "flops");
+    result.referenceGflops = optionalNumber(timing, t, "reference_gflops");
+    result.candidateGflops = optionalNumber(timing, t, "candidate_gflops");
     return result;
+  }
+
+  KernelResources readResources(const Json &object, const std::string &path) {
+    KernelResources resources;
+    if (!reader.expectObject(object, path,
+                             {"registers", "local_bytes", "static_shared_bytes",
+                              "max_threads_per_block", "block_threads",
+                              "blocks_per_sm", "occupancy"}))
+      return resources;
+    resources.registers = optionalInt(object, path, "registers");
+    resources.localBytes = optionalInt(object, path, "local_bytes");
+    resources.staticSharedBytes =
+        optionalInt(object, path, "static_shared_bytes");
+    resources.maxThreadsPerBlock =
+        optionalInt(object, path, "max_threads_per_block");
+    resources.blockThreads = optionalInt(object, path, "block_threads");
+    resources.blocksPerSm = optionalInt(object, path, "blocks_per_sm");
+    resources.occupancy = optionalNumber(object, path, "occupancy");
+    return resources;
+  }
+
+  // Fields added after the first results files: absent means unknown.
+  std::optional<double>
+  optionalNumber(const Json &object, const std::string &path, const char *key) {
+    if (!object.is_object() || !object.contains(key))
+      return std::nullopt;
+    return reader.number(object, path, key, false);
+  }
+  std::optional<uint64_t> optionalUnsigned(const Json &object,
+                                           const std::string &path,
+                                           const char *key) {
+    if (!object.is_object() || !object.contains(key))
+      return std::nullopt;
+    return reader.unsignedInteger(object, path, key, false);
+  }
+  std::optional<int> optionalInt(const Json &object, const std::string &path,
+                                 const char *key) {
+    if (!object.is_object() || !object.contains(key))
+      return std::nullopt;
+    int64_t value = reader.integer(object, path, key, false);
+    if (value < INT32_MIN || value > INT32_MAX) {
+      reader.fail(memberPath(path, key), "integer out of range");
+      return std::nullopt;
+    }
+    return static_cast<int>(value);
   }
 
   BundleResult readBundle(const Json &object, const std::string &path) {
     BundleResult bundle;
     if (!reader.expectObject(object, path,
                              {"bundle", "kernel", "reference", "error",
-                              "wall_seconds", "candidates"}))
+                              "wall_seconds", "reference_resources",
+                              "candidates"}))
       return bundle;
     bundle.bundle = reader.string(object, path, "bundle", true);
     bundle.kernel = reader.string(object, path, "kernel", false);
     bundle.reference = reader.string(object, path, "reference", false);
     bundle.error = reader.string(object, path, "error", false);
     bundle.wallSeconds = reader.number(object, path, "wall_seconds", false);
+    if (const Json *resources =
+            reader.member(object, path, "reference_resources", false))
+      bundle.referenceResources =
+          readResources(*resources, path + ".reference_resources");
     if (const Json *candidates =
             reader.member(object, path, "candidates", true);
         candidates && reader.expectArray(*candidates, path + ".candidates"))
@@ -375,6 +551,15 @@ bool llmptx::runtime::readShapeResultJson(const Json &value,
                                           std::string &error) {
   ResultsReader reader;
   result = reader.readShapeResult(value, "$");
+  error = reader.reader.firstError();
+  return error.empty();
+}
+
+bool llmptx::runtime::readKernelResourcesJson(const Json &value,
+                                              KernelResources &result,
+                                              std::string &error) {
+  ResultsReader reader;
+  result = reader.readResources(value, "$");
   error = reader.reader.firstError();
   return error.empty();
 }
@@ -448,12 +633,85 @@ static std::string formatRatio(double ratio) {
   return buffer;
 }
 
+/// "4029", "61.5", "0.93".
+static std::string formatRate(double rate) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer),
+                rate >= 100  ? "%.0f"
+                : rate >= 10 ? "%.1f"
+                             : "%.2f",
+                rate);
+  return buffer;
+}
+
+static std::string formatPercent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.0f%%", 100 * fraction);
+  return buffer;
+}
+
+/// "4029 GB/s (82% of 4915 peak), reference 3283 GB/s; ..." or empty.
+static std::string describeThroughput(const CandidateTiming &timing,
+                                      const DeviceInfo &device) {
+  std::string text;
+  auto rates = [&](const std::optional<double> &candidate,
+                   const std::optional<double> &reference, const char *unit,
+                   double peak, const char *peakName) {
+    if (!candidate)
+      return;
+    if (!text.empty())
+      text += "; ";
+    text += formatRate(*candidate) + " " + unit;
+    if (peak > 0)
+      text += " (" + formatPercent(*candidate / peak) + " of " +
+              formatRate(peak) + " " + peakName + ")";
+    if (reference)
+      text += ", reference " + formatRate(*reference) + " " + unit;
+  };
+  rates(timing.candidateGbs, timing.referenceGbs, "GB/s",
+        device.memoryBandwidthGbs(), "peak");
+  rates(timing.candidateGflops, timing.referenceGflops, "GFLOP/s",
+        device.fp32Gflops(), "fp32 peak");
+  return text;
+}
+
+/// "16 registers, 64 B local, occupancy 50% (4 blocks of 256)".
+static std::string describeResources(const KernelResources &resources) {
+  std::string text;
+  auto add = [&](const std::string &part) {
+    text += (text.empty() ? "" : ", ") + part;
+  };
+  if (resources.registers)
+    add(std::to_string(*resources.registers) + " registers");
+  if (resources.localBytes && *resources.localBytes > 0)
+    add(std::to_string(*resources.localBytes) + " B local");
+  if (resources.staticSharedBytes && *resources.staticSharedBytes > 0)
+    add(std::to_string(*resources.staticSharedBytes) + " B shared");
+  if (resources.occupancy) {
+    std::string occupancy = "occupancy " + formatPercent(*resources.occupancy);
+    if (resources.blocksPerSm && resources.blockThreads)
+      occupancy += " (" + std::to_string(*resources.blocksPerSm) +
+                   " blocks of " + std::to_string(*resources.blockThreads) +
+                   ")";
+    add(occupancy);
+  }
+  return text;
+}
+
 std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
   const DeviceInfo &device = results.device;
   std::string text = "device: " + device.name + " (" + device.chip() + ", " +
                      std::to_string(device.multiprocessors) + " SMs, L2 " +
                      std::to_string(device.l2Bytes / (1024 * 1024)) +
                      " MiB, driver " + device.driverVersionText() + ")\n";
+  std::string peaks;
+  if (double bandwidth = device.memoryBandwidthGbs(); bandwidth > 0)
+    peaks += "memory " + formatRate(bandwidth) + " GB/s";
+  if (double gflops = device.fp32Gflops(); gflops > 0)
+    peaks += (peaks.empty() ? "" : ", ") + std::string("fp32 ") +
+             formatRate(gflops) + " GFLOP/s";
+  if (!peaks.empty())
+    text += "peaks: " + peaks + "\n";
   if (!results.sanitizerNote.empty())
     text += "sanitizer: " + results.sanitizerNote + "\n";
   for (const BundleResult &bundle : results.bundles) {
@@ -489,6 +747,21 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
                   std::to_string(timing.candidateMs.runs) + " runs)";
           if (timing.speedup.suspicious)
             line += " SUSPICIOUS: over 10x";
+          std::string throughput = describeThroughput(timing, device);
+          if (!throughput.empty())
+            line += "\n    throughput " + throughput;
+          std::string resources = candidate.resources
+                                      ? describeResources(*candidate.resources)
+                                      : std::string();
+          if (!resources.empty()) {
+            line += "\n    resources " + resources;
+            if (bundle.referenceResources) {
+              std::string reference =
+                  describeResources(*bundle.referenceResources);
+              if (!reference.empty())
+                line += "; reference " + reference;
+            }
+          }
         }
       } else {
         for (const ShapeResult &shape : candidate.shapes) {

@@ -1,7 +1,7 @@
 //===- ResultsJson.h - Result pieces as JSON (private) ----------*- C++ -*-===//
 //
-// The child processes send shape results and timings to the runner as JSON
-// lines in the results format's own encoding.
+// The child processes send shape results, timings and kernel resources to
+// the runner as JSON lines in the results format's own encoding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +15,13 @@ namespace llmptx::runtime {
 
 json_support::OrderedJson shapeResultJson(const ShapeResult &shape);
 json_support::OrderedJson timingJson(const CandidateTiming &timing);
+json_support::OrderedJson kernelResourcesJson(const KernelResources &resources);
 bool readShapeResultJson(const json_support::Json &value, ShapeResult &result,
                          std::string &error);
 bool readTimingJson(const json_support::Json &value, CandidateTiming &result,
                     std::string &error);
+bool readKernelResourcesJson(const json_support::Json &value,
+                             KernelResources &result, std::string &error);
 
 } // namespace llmptx::runtime
 

@@ -34,11 +34,52 @@ struct DeviceInfo {
   int multiprocessors = 0;
   /// cuDriverGetVersion: 13000 for CUDA 13.0.
   int driverVersion = 0;
+  /// Device attributes for the peaks; 0 when the driver did not say.
+  int clockKhz = 0;
+  int memoryClockKhz = 0;
+  int memoryBusBits = 0;
+  int maxThreadsPerSm = 0;
 
   /// "sm_90".
   std::string chip() const;
   /// "13.0".
   std::string driverVersionText() const;
+  /// 2 (double data rate) * memory clock * bus width in bytes, in GB/s
+  /// (10^9 bytes per second); 0 when unknown.
+  double memoryBandwidthGbs() const;
+  /// multiprocessors * clock * fp32LanesPerSm * 2 (an FMA is two flops),
+  /// in GFLOP/s; 0 when unknown.
+  double fp32Gflops() const;
+};
+
+/// FP32 lanes per multiprocessor: 64 for sm_80, 128 for sm_86, sm_89,
+/// sm_90, sm_100 and sm_120; 0 (unknown) for every other chip.
+int fp32LanesPerSm(int smMajor, int smMinor);
+
+/// What the driver says about one loaded kernel, and its occupancy at its
+/// launch of the timing shape. A query that failed leaves its field absent.
+struct KernelResources {
+  /// cuFuncGetAttribute: CU_FUNC_ATTRIBUTE_NUM_REGS (per thread),
+  /// LOCAL_SIZE_BYTES (per thread: spills and local arrays),
+  /// SHARED_SIZE_BYTES (static shared memory per block),
+  /// MAX_THREADS_PER_BLOCK.
+  std::optional<int> registers;
+  std::optional<int> localBytes;
+  std::optional<int> staticSharedBytes;
+  std::optional<int> maxThreadsPerBlock;
+  /// block x * y * z of the kernel's launch at the timing shape.
+  std::optional<int> blockThreads;
+  /// cuOccupancyMaxActiveBlocksPerMultiprocessor with that block size and
+  /// the launch's dynamic shared bytes.
+  std::optional<int> blocksPerSm;
+  /// blocksPerSm * blockThreads / the device's maximum threads per SM.
+  std::optional<double> occupancy;
+
+  /// Nothing was measured.
+  bool empty() const {
+    return !registers && !localBytes && !staticSharedBytes &&
+           !maxThreadsPerBlock && !blockThreads && !blocksPerSm && !occupancy;
+  }
 };
 
 /// One (candidate, shape, offset variant, check) entry.
@@ -66,6 +107,21 @@ struct CandidateTiming {
   SpeedupEstimate speedup;
   /// Bytes of the L2 flush buffer written before every timed run.
   uint64_t l2FlushBytes = 0;
+  /// The compulsory traffic of one run at the timing shape
+  /// (ShapePlan::compulsoryBytes) and the rates it gives with the medians,
+  /// in GB/s (10^9 bytes per second).
+  std::optional<uint64_t> bytes;
+  std::optional<double> referenceGbs;
+  std::optional<double> candidateGbs;
+  /// The bundle's timing.flops at the timing shape, when it states them,
+  /// and the rates, in GFLOP/s.
+  std::optional<uint64_t> flops;
+  std::optional<double> referenceGflops;
+  std::optional<double> candidateGflops;
+
+  /// Sets bytes and flops and their rates from the medians, which must be
+  /// set already; a zero median (nothing ran) leaves its rates absent.
+  void setWork(uint64_t bytes, std::optional<uint64_t> flops);
 };
 
 struct CandidateResult {
@@ -73,6 +129,8 @@ struct CandidateResult {
   Verdict verdict = Verdict::Skipped;
   std::vector<ShapeResult> shapes;
   std::optional<CandidateTiming> timing;
+  /// Measured when the candidate loaded; absent when it never did.
+  std::optional<KernelResources> resources;
 };
 
 struct BundleResult {
@@ -84,6 +142,8 @@ struct BundleResult {
   std::string error;
   std::vector<CandidateResult> candidates;
   double wallSeconds = 0;
+  /// Measured when the reference loaded.
+  std::optional<KernelResources> referenceResources;
 };
 
 struct VerificationResults {

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 using namespace llmptx::runtime;
 
@@ -60,6 +63,52 @@ VerificationResults sampleResults() {
   return results;
 }
 
+/// sampleResults with everything a current runner measures: the device's
+/// peak attributes, kernel resources, traffic and flops.
+VerificationResults measuredResults() {
+  VerificationResults results = sampleResults();
+  DeviceInfo &device = results.device;
+  device.clockKhz = 1980000;
+  device.memoryClockKhz = 3201000;
+  device.memoryBusBits = 6144;
+  device.maxThreadsPerSm = 2048;
+  BundleResult &bundle = results.bundles.front();
+  KernelResources reference;
+  reference.registers = 12;
+  reference.localBytes = 0;
+  reference.staticSharedBytes = 0;
+  reference.maxThreadsPerBlock = 1024;
+  reference.blockThreads = 256;
+  reference.blocksPerSm = 8;
+  reference.occupancy = 1.0;
+  bundle.referenceResources = reference;
+  KernelResources candidate = reference;
+  candidate.registers = 40;
+  candidate.localBytes = 64;
+  candidate.staticSharedBytes = 4096;
+  candidate.blocksPerSm = 4;
+  candidate.occupancy = 0.5;
+  bundle.candidates[0].resources = candidate;
+  // A candidate whose occupancy query failed: only what was measured.
+  KernelResources partial;
+  partial.registers = 8;
+  bundle.candidates[1].resources = partial;
+  CandidateTiming &timing = *bundle.candidates[0].timing;
+  timing.setWork(3 * 4 * 16777216ull, 16777216ull);
+  return results;
+}
+
+std::string readSourceFile(const std::string &relative) {
+  const char *root = std::getenv("LLMPTX_SRC_ROOT");
+  std::string path =
+      std::string(root ? root : LLMPTX_SOURCE_DIR) + "/" + relative;
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  EXPECT_TRUE(file.good() || file.eof()) << path;
+  return text.str();
+}
+
 TEST(ResultsTest, WriteThenParseRoundTrips) {
   VerificationResults results = sampleResults();
   std::string text = writeResultsJson(results);
@@ -76,6 +125,193 @@ TEST(ResultsTest, WriteThenParseRoundTrips) {
   ASSERT_TRUE(bundle.candidates[0].timing.has_value());
   EXPECT_DOUBLE_EQ(bundle.candidates[0].timing->speedup.speedup, 2.0);
   EXPECT_EQ(bundle.candidates[0].timing->speedup.comparison, "faster");
+}
+
+TEST(ResultsTest, DevicePeaks) {
+  DeviceInfo device = measuredResults().device;
+  // 2 * 3.201 GHz * 768 bytes; 132 SMs * 1.98 GHz * 128 lanes * 2.
+  EXPECT_DOUBLE_EQ(device.memoryBandwidthGbs(), 2 * 3.201e9 * 768 / 1e9);
+  EXPECT_DOUBLE_EQ(device.fp32Gflops(), 132 * 1.98e9 * 128 * 2 / 1e9);
+  EXPECT_EQ(fp32LanesPerSm(8, 0), 64);
+  for (auto [major, minor] :
+       {std::pair{8, 6}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
+    EXPECT_EQ(fp32LanesPerSm(major, minor), 128) << major << minor;
+  for (auto [major, minor] :
+       {std::pair{7, 5}, {8, 7}, {10, 3}, {12, 1}, {0, 0}})
+    EXPECT_EQ(fp32LanesPerSm(major, minor), 0) << major << minor;
+  // Unknown chip or missing attributes: no peak.
+  DeviceInfo unknown = device;
+  unknown.smMajor = 7;
+  unknown.smMinor = 5;
+  EXPECT_EQ(unknown.fp32Gflops(), 0);
+  DeviceInfo bare = sampleResults().device;
+  EXPECT_EQ(bare.memoryBandwidthGbs(), 0);
+  EXPECT_EQ(bare.fp32Gflops(), 0);
+}
+
+TEST(ResultsTest, TrafficAndFlopsGiveRatesFromTheMedians) {
+  CandidateTiming timing;
+  timing.referenceMs.median = 0.25;
+  timing.candidateMs.median = 0.2;
+  timing.setWork(1000000000, std::nullopt);
+  EXPECT_EQ(timing.bytes, std::optional<uint64_t>(1000000000));
+  ASSERT_TRUE(timing.referenceGbs && timing.candidateGbs);
+  EXPECT_DOUBLE_EQ(*timing.referenceGbs, 4000); // 10^9 B in 0.25 ms
+  EXPECT_DOUBLE_EQ(*timing.candidateGbs, 5000);
+  EXPECT_FALSE(timing.flops || timing.referenceGflops ||
+               timing.candidateGflops);
+  timing.setWork(1000000000, 2000000);
+  ASSERT_TRUE(timing.referenceGflops && timing.candidateGflops);
+  EXPECT_DOUBLE_EQ(*timing.referenceGflops, 8);
+  EXPECT_DOUBLE_EQ(*timing.candidateGflops, 10);
+  // Nothing ran (an empty grid): no rate.
+  timing.candidateMs.median = 0;
+  timing.setWork(1000000000, 2000000);
+  EXPECT_FALSE(timing.candidateGbs || timing.candidateGflops);
+  EXPECT_TRUE(timing.referenceGbs && timing.referenceGflops);
+}
+
+TEST(ResultsTest, MeasurementsRoundTrip) {
+  VerificationResults results = measuredResults();
+  std::string text = writeResultsJson(results);
+  auto parsed = parseResultsJson(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error() << "\n" << text;
+  EXPECT_EQ(writeResultsJson(*parsed), text);
+  const DeviceInfo &device = parsed->device;
+  EXPECT_EQ(device.clockKhz, 1980000);
+  EXPECT_EQ(device.memoryClockKhz, 3201000);
+  EXPECT_EQ(device.memoryBusBits, 6144);
+  EXPECT_EQ(device.maxThreadsPerSm, 2048);
+  const BundleResult &bundle = parsed->bundles.front();
+  ASSERT_TRUE(bundle.referenceResources.has_value());
+  EXPECT_EQ(bundle.referenceResources->registers, 12);
+  EXPECT_EQ(bundle.referenceResources->occupancy, 1.0);
+  const KernelResources &candidate = *bundle.candidates[0].resources;
+  EXPECT_EQ(candidate.registers, 40);
+  EXPECT_EQ(candidate.localBytes, 64);
+  EXPECT_EQ(candidate.staticSharedBytes, 4096);
+  EXPECT_EQ(candidate.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(candidate.blockThreads, 256);
+  EXPECT_EQ(candidate.blocksPerSm, 4);
+  EXPECT_EQ(candidate.occupancy, 0.5);
+  const KernelResources &partial = *bundle.candidates[1].resources;
+  EXPECT_EQ(partial.registers, 8);
+  EXPECT_FALSE(partial.occupancy || partial.blocksPerSm || partial.localBytes);
+  const CandidateTiming &timing = *bundle.candidates[0].timing;
+  EXPECT_EQ(timing.bytes, std::optional<uint64_t>(3 * 4 * 16777216ull));
+  EXPECT_EQ(timing.flops, std::optional<uint64_t>(16777216ull));
+  const CandidateTiming &original = *results.bundles[0].candidates[0].timing;
+  EXPECT_EQ(timing.referenceGbs, original.referenceGbs);
+  EXPECT_EQ(timing.candidateGbs, original.candidateGbs);
+  EXPECT_EQ(timing.referenceGflops, original.referenceGflops);
+  EXPECT_EQ(timing.candidateGflops, original.candidateGflops);
+
+  for (const char *field : {"\"clock_mhz\": 1980.0",
+                            "\"memory_clock_mhz\": 3201.0",
+                            "\"memory_bus_bits\": 6144",
+                            "\"memory_bandwidth_gbs\": ",
+                            "\"max_threads_per_sm\": 2048",
+                            "\"fp32_gflops\": ",
+                            "\"reference_resources\": {",
+                            "\"resources\": {",
+                            "\"registers\": 40",
+                            "\"local_bytes\": 64",
+                            "\"static_shared_bytes\": 4096",
+                            "\"max_threads_per_block\": 1024",
+                            "\"block_threads\": 256",
+                            "\"blocks_per_sm\": 4",
+                            "\"occupancy\": 0.5",
+                            "\"bytes\": 201326592",
+                            "\"reference_gbs\": ",
+                            "\"candidate_gbs\": ",
+                            "\"flops\": 16777216",
+                            "\"reference_gflops\": ",
+                            "\"candidate_gflops\": "})
+    EXPECT_NE(text.find(field), std::string::npos) << field << "\n" << text;
+
+  // Bad values name their path.
+  std::string bad = text;
+  const std::string field = "\"registers\": 40";
+  bad.replace(bad.find(field), field.size(), "\"registers\": \"x\"");
+  auto rejected = parseResultsJson(bad);
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_EQ(rejected.error(), "$.bundles[0].candidates[0].resources.registers: "
+                              "expected an integer, got a string");
+}
+
+TEST(ResultsTest, NothingUnmeasuredIsWritten) {
+  std::string text = writeResultsJson(sampleResults());
+  for (const char *field :
+       {"clock_mhz", "memory_bandwidth_gbs", "max_threads_per_sm",
+        "fp32_gflops", "resources", "\"bytes\"", "_gbs", "flops"})
+    EXPECT_EQ(text.find(field), std::string::npos) << field;
+  // An all-absent resources object is not written either.
+  VerificationResults results = sampleResults();
+  results.bundles[0].referenceResources = KernelResources();
+  EXPECT_EQ(writeResultsJson(results), text);
+}
+
+TEST(ResultsTest, OldResultsFilesReadWithoutMeasurements) {
+  // Written by the runner on an H200 before these fields existed.
+  for (const char *fixture :
+       {"test/Inputs/runtime/h200/vadd-timing.results.json",
+        "test/Inputs/runtime/h200/vadd-corpus.results.json",
+        "test/Inputs/runtime/h200/blocksum-corpus.results.json",
+        "test/Target/Inputs/h200/results.json"}) {
+    std::string text = readSourceFile(fixture);
+    ASSERT_FALSE(text.empty()) << fixture;
+    auto parsed = parseResultsJson(text);
+    ASSERT_TRUE(parsed.ok()) << fixture << ": " << parsed.error();
+    EXPECT_EQ(parsed->device.clockKhz, 0);
+    EXPECT_EQ(parsed->device.memoryBandwidthGbs(), 0);
+    for (const BundleResult &bundle : parsed->bundles) {
+      EXPECT_FALSE(bundle.referenceResources.has_value());
+      for (const CandidateResult &candidate : bundle.candidates) {
+        EXPECT_FALSE(candidate.resources.has_value());
+        if (candidate.timing)
+          EXPECT_FALSE(candidate.timing->bytes || candidate.timing->flops ||
+                       candidate.timing->candidateGbs);
+      }
+    }
+    std::string summary = formatSummary(*parsed);
+    EXPECT_EQ(summary.find("peaks:"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("throughput"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("resources"), std::string::npos) << summary;
+    // Written back, nothing new appears.
+    std::string again = writeResultsJson(*parsed);
+    EXPECT_EQ(again.find("resources"), std::string::npos);
+    EXPECT_EQ(again.find("_gbs"), std::string::npos);
+  }
+  auto timing = parseResultsJson(
+      readSourceFile("test/Inputs/runtime/h200/vadd-timing.results.json"));
+  ASSERT_TRUE(timing.ok());
+  const CandidateResult &v4 = timing->bundles[0].candidates[0];
+  ASSERT_TRUE(v4.timing.has_value());
+  EXPECT_NEAR(v4.timing->speedup.speedup, 1.227, 0.001);
+}
+
+TEST(ResultsTest, SummaryShowsThroughputAndResources) {
+  std::string summary = formatSummary(measuredResults());
+  EXPECT_NE(summary.find("\npeaks: memory 4917 GB/s, fp32 66908 GFLOP/s\n"),
+            std::string::npos)
+      << summary;
+  // 201326592 bytes in 0.1 ms and 0.2 ms; 16777216 flops likewise.
+  EXPECT_NE(summary.find("\n    throughput 2013 GB/s (41% of 4917 peak), "
+                         "reference 1007 GB/s; 168 GFLOP/s (0% of 66908 fp32 "
+                         "peak), reference 83.9 GFLOP/s\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("\n    resources 40 registers, 64 B local, 4096 B "
+                         "shared, occupancy 50% (4 blocks of 256); reference "
+                         "12 registers, occupancy 100% (8 blocks of 256)\n"),
+            std::string::npos)
+      << summary;
+  // The verdict line itself is unchanged, and untimed candidates get no
+  // extra lines.
+  EXPECT_NE(summary.find("  v4          pass                1 checks passed; "
+                         "speedup 2.00x"),
+            std::string::npos);
+  EXPECT_EQ(summary.find("8 registers"), std::string::npos) << summary;
 }
 
 TEST(ResultsTest, DocumentedFieldsArePresent) {
