@@ -10,6 +10,11 @@
 //       -> {"event":"timing","timing":{...},"shape_result":{...}}
 //   {"op":"quit"}
 //
+// Whenever a kernel loads, the worker also sends what the driver says about
+// it at its launch of the timing shape:
+//   {"event":"resources","who":"reference"|"candidate","candidate":C,
+//    "resources":{...}}
+//
 // plus {"event":"ready"} once the context exists, and
 // {"event":"reference-error","message":...} when the reference itself fails
 // (the runner turns that into a bundle error). After a sticky CUDA error
@@ -210,6 +215,41 @@ private:
     return true;
   }
 
+  /// The plan of the timing shape, whose launches resources are measured
+  /// at; null if it cannot be planned (a validated bundle always can).
+  const ShapePlan *timingShapePlan() {
+    if (!timingPlanTried) {
+      timingPlanTried = true;
+      auto plan = planShape(bundle, timingShapeIndex(bundle), 0);
+      if (plan)
+        timingPlan = plan.take();
+    }
+    return timingPlan ? &*timingPlan : nullptr;
+  }
+
+  /// Measures a kernel that just loaded (candidate < 0: the reference) and
+  /// sends what the driver answered. Measurements never fail a verdict.
+  void reportResources(const DeviceSession::Kernel &kernel, int candidate) {
+    const ShapePlan *plan = timingShapePlan();
+    if (!plan)
+      return;
+    const LaunchDims &dims = candidate < 0 ? plan->referenceLaunch
+                                           : plan->candidateLaunches[candidate];
+    KernelResources resources = session.measureResources(kernel, dims);
+    bool measured = resources.registers || resources.localBytes ||
+                    resources.staticSharedBytes ||
+                    resources.maxThreadsPerBlock || resources.blocksPerSm;
+    if (!measured)
+      return;
+    OrderedJson event;
+    event["event"] = "resources";
+    event["who"] = candidate < 0 ? "reference" : "candidate";
+    if (candidate >= 0)
+      event["candidate"] = candidate;
+    event["resources"] = kernelResourcesJson(resources);
+    sendMessage(event);
+  }
+
   bool referenceKernel(DeviceSession::Kernel &kernel, std::string &error) {
     if (!referenceLoaded) {
       DeviceStatus status =
@@ -220,6 +260,7 @@ private:
         return false;
       }
       referenceLoaded = true;
+      reportResources(reference, -1);
     }
     kernel = reference;
     return true;
@@ -233,6 +274,8 @@ private:
       DeviceStatus status =
           session.loadKernel(object.ptx, object.entry, paramSizes(), loaded);
       it = candidates.emplace(index, std::make_pair(loaded, status)).first;
+      if (status.ok())
+        reportResources(loaded, index);
     }
     kernel = it->second.first;
     return it->second.second;
@@ -408,10 +451,7 @@ private:
   }
 
   std::optional<int> time(int candidate) {
-    int64_t count = static_cast<int64_t>(bundle.shapes.size());
-    int shape =
-        static_cast<int>(bundle.timing.shape < 0 ? count + bundle.timing.shape
-                                                 : bundle.timing.shape);
+    int shape = static_cast<int>(timingShapeIndex(bundle));
     std::string error;
     phase("prepare");
     if (!prepare(shape, 0, error)) {
@@ -530,6 +570,7 @@ private:
     timing.candidateMs = summarize(candidateMs);
     timing.speedup = estimateSpeedup(referenceMs, candidateMs);
     timing.l2FlushBytes = flushBytes;
+    timing.setWork(plan.compulsoryBytes(), plan.flops);
 
     // Correctness again, after a thousand launches: a fresh run of both on
     // newly poisoned outputs (a candidate that keeps state between
@@ -600,6 +641,8 @@ private:
   bool referenceLoaded = false;
   DeviceSession::Kernel reference;
   std::map<int, std::pair<DeviceSession::Kernel, DeviceStatus>> candidates;
+  bool timingPlanTried = false;
+  std::optional<ShapePlan> timingPlan;
   CUdeviceptr flush = 0;
   CUstream stream = nullptr;
 };

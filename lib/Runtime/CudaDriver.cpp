@@ -19,11 +19,19 @@ static_assert(CUDA_ERROR_ILLEGAL_ADDRESS == 700 &&
               "CUDA error codes changed");
 static_assert(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE == 38 &&
                   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT == 16 &&
+                  CU_DEVICE_ATTRIBUTE_CLOCK_RATE == 13 &&
+                  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE == 36 &&
+                  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH == 37 &&
+                  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR == 39 &&
                   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR == 75 &&
                   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR == 76 &&
                   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN == 97,
               "CUDA device attributes changed");
 static_assert(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES == 8 &&
+                  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK == 0 &&
+                  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES == 1 &&
+                  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES == 3 &&
+                  CU_FUNC_ATTRIBUTE_NUM_REGS == 4 &&
                   CU_JIT_INFO_LOG_BUFFER == 3 &&
                   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES == 4 &&
                   CU_JIT_ERROR_LOG_BUFFER == 5 &&
@@ -79,6 +87,9 @@ llmptx::runtime::loadCudaDriverApi(const std::string &library) {
   resolve(api.cuModuleGetFunction, "cuModuleGetFunction", true);
   resolve(api.cuFuncSetAttribute, "cuFuncSetAttribute", true);
   resolve(api.cuFuncGetParamInfo, "cuFuncGetParamInfo", false);
+  resolve(api.cuFuncGetAttribute, "cuFuncGetAttribute", false);
+  resolve(api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor", false);
   resolve(api.cuLaunchKernel, "cuLaunchKernel", true);
   resolve(api.cuMemAlloc, "cuMemAlloc_v2", true);
   resolve(api.cuMemFree, "cuMemFree_v2", true);
@@ -154,6 +165,19 @@ llmptx::runtime::probeCudaDevice(const std::string &library, int ordinal) {
   info.multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   info.l2Bytes =
       static_cast<uint64_t>(attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+  // The attributes of the peaks stay 0 (absent from the results) when the
+  // driver does not answer, or answers nonsense.
+  auto measured = [&](CUdevice_attribute which) {
+    int answer = 0;
+    if (api.cuDeviceGetAttribute(&answer, which, device) != CUDA_SUCCESS)
+      return 0;
+    return answer > 0 ? answer : 0;
+  };
+  info.clockKhz = measured(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  info.memoryClockKhz = measured(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  info.memoryBusBits = measured(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  info.maxThreadsPerSm =
+      measured(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   size_t memory = 0;
   api.cuDeviceTotalMem(&memory, device);
   info.memoryBytes = memory;

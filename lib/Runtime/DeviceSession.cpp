@@ -32,6 +32,11 @@ DeviceSession::open(const std::string &library, int ordinal) {
   api.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
                            session->device);
   session->l2 = static_cast<uint64_t>(l2);
+  int threads = 0;
+  if (api.cuDeviceGetAttribute(
+          &threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+          session->device) == CUDA_SUCCESS)
+    session->maxThreadsPerSm = threads;
   return session;
 }
 
@@ -124,6 +129,63 @@ DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
     }
   }
   return status;
+}
+
+KernelResources DeviceSession::measureResources(const Kernel &kernel,
+                                                const LaunchDims &dims) {
+  KernelResources resources;
+  if (!kernel.function)
+    return resources;
+  if (driver.cuFuncGetAttribute) {
+    auto attribute = [&](int which) -> std::optional<int> {
+      int value = 0;
+      if (driver.cuFuncGetAttribute(&value,
+                                    static_cast<CUfunction_attribute>(which),
+                                    kernel.function) != CUDA_SUCCESS)
+        return std::nullopt;
+      return value;
+    };
+    resources.registers = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    resources.localBytes = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    resources.staticSharedBytes =
+        attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    resources.maxThreadsPerBlock =
+        attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  }
+  // Each block dimension is at most 1024 (the plan checks), so this fits.
+  uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  resources.blockThreads = static_cast<int>(threads);
+  // The driver's occupancy calculator answers for any block size, but a
+  // block larger than the kernel's limit (.maxntid, registers) cannot
+  // launch at all (measured on an H200: 4 blocks of 512 reported for a
+  // `.maxntid 256` kernel that cuLaunchKernel refuses): no block is resident.
+  if (resources.maxThreadsPerBlock &&
+      threads > static_cast<uint64_t>(*resources.maxThreadsPerBlock)) {
+    resources.blocksPerSm = 0;
+    resources.occupancy = 0.0;
+  } else if (driver.cuOccupancyMaxActiveBlocksPerMultiprocessor) {
+    // As for a launch: more than 48 KiB of dynamic shared memory needs the
+    // kernel's opt-in first, or the driver counts it as not fitting.
+    bool optedIn = true;
+    if (dims.dynamicSharedBytes > 48 * 1024)
+      optedIn = driver.cuFuncSetAttribute(
+                    kernel.function,
+                    static_cast<CUfunction_attribute>(
+                        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+                    static_cast<int>(dims.dynamicSharedBytes)) == CUDA_SUCCESS;
+    int blocks = 0;
+    if (optedIn &&
+        driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, kernel.function, static_cast<int>(threads),
+            dims.dynamicSharedBytes) == CUDA_SUCCESS &&
+        blocks >= 0) {
+      resources.blocksPerSm = blocks;
+      if (maxThreadsPerSm > 0)
+        resources.occupancy = static_cast<double>(blocks) *
+                              static_cast<double>(threads) / maxThreadsPerSm;
+    }
+  }
+  return resources;
 }
 
 DeviceStatus DeviceSession::allocate(const ShapePlan &plan, BufferSet &set) {

@@ -1,5 +1,4 @@
-//===- DeviceSession.h - GPU work of one child process (private) -*- C++
-//-*-===//
+//===- DeviceSession.h - GPU work of a child process (private) -*- C++ -*-===//
 //
 // Runs inside a child process only: owns the primary context of one device,
 // loads modules, allocates the guarded buffers of a plan, copies images and
@@ -14,6 +13,7 @@
 
 #include "CudaDriverApi.h"
 #include "llmptx/Runtime/Plan.h"
+#include "llmptx/Runtime/Results.h"
 #include "llmptx/Runtime/Verdict.h"
 
 #include <cstdint>
@@ -69,6 +69,13 @@ public:
                       const ShapePlan &plan, const BufferSet &set,
                       CUstream stream = nullptr, bool synchronize = true);
 
+  /// What the driver says about `kernel` (registers, local and static
+  /// shared bytes, block limit) and its occupancy when launched with `dims`.
+  /// A query that fails leaves its field absent; nothing here changes a
+  /// verdict.
+  KernelResources measureResources(const Kernel &kernel,
+                                   const LaunchDims &dims);
+
   /// Classifies an error returned by a synchronising call.
   DeviceStatus executionError(CUresult result, const std::string &what) const;
 
@@ -81,6 +88,7 @@ private:
   CUdevice device = 0;
   CUcontext context = nullptr;
   uint64_t l2 = 0;
+  int maxThreadsPerSm = 0;
   std::vector<CUmodule> modules;
 };
 

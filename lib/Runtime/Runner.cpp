@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -145,6 +146,10 @@ public:
         phase = message->value("who", "setup");
         continue;
       }
+      if (event == "resources") {
+        recordResources(*message);
+        continue;
+      }
       if (event == "reference-error" || event == "fatal") {
         outcome.kind = WorkerOutcome::Kind::ReferenceError;
         outcome.message = message->value("message", "");
@@ -174,6 +179,11 @@ public:
     }
   }
 
+  /// What the workers measured of each kernel that loaded, whatever
+  /// happened to the kernel afterwards (candidate index -> resources).
+  std::map<size_t, KernelResources> candidateResources;
+  std::optional<KernelResources> referenceResources;
+
   void stop() {
     if (!child)
       return;
@@ -186,6 +196,25 @@ public:
   }
 
 private:
+  /// A measurement that cannot be read is dropped: it is no verdict.
+  void recordResources(const Json &message) {
+    const Json *resources =
+        message.contains("resources") ? &message.at("resources") : nullptr;
+    KernelResources parsed;
+    std::string error;
+    if (!resources || !readKernelResourcesJson(*resources, parsed, error))
+      return;
+    std::string who = message.value("who", "");
+    if (who == "reference") {
+      referenceResources = parsed;
+    } else if (who == "candidate") {
+      const Json *index =
+          message.contains("candidate") ? &message.at("candidate") : nullptr;
+      if (index && index->is_number_unsigned())
+        candidateResources[index->get<size_t>()] = parsed;
+    }
+  }
+
   bool start(std::string &error) {
     std::vector<std::string> argv = {options.runnerExecutable,
                                      "--child",
@@ -281,6 +310,10 @@ public:
         runTiming();
     }
     worker.stop();
+    result.referenceResources = worker.referenceResources;
+    for (const auto &[index, resources] : worker.candidateResources)
+      if (index < result.candidates.size())
+        result.candidates[index].resources = resources;
     for (CandidateResult &candidate : result.candidates) {
       std::vector<Verdict> verdicts;
       for (const ShapeResult &shape : candidate.shapes)
@@ -540,10 +573,7 @@ private:
     double limit =
         std::max(options.timeoutSeconds,
                  options.timeoutSeconds + 4 * bundle.timing.maxMs / 1000.0);
-    int64_t count = static_cast<int64_t>(bundle.shapes.size());
-    size_t shape = static_cast<size_t>(bundle.timing.shape < 0
-                                           ? count + bundle.timing.shape
-                                           : bundle.timing.shape);
+    size_t shape = timingShapeIndex(bundle);
     for (size_t c = 0; c < bundle.candidates.size(); ++c) {
       if (failed[c])
         continue;

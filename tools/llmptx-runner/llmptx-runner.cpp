@@ -270,6 +270,17 @@ int main(int argc, char **argv) {
                 static_cast<unsigned long long>(device->l2Bytes),
                 static_cast<unsigned long long>(device->memoryBytes),
                 device->driverVersionText().c_str(), device->driverVersion);
+    // The peaks, where the driver reported what they derive from.
+    if (device->clockKhz > 0)
+      std::printf("clock: %g MHz\n", device->clockKhz / 1000.0);
+    if (device->memoryBandwidthGbs() > 0)
+      std::printf("memory bandwidth: %.0f GB/s (%g MHz, %d-bit bus)\n",
+                  device->memoryBandwidthGbs(), device->memoryClockKhz / 1000.0,
+                  device->memoryBusBits);
+    if (device->fp32Gflops() > 0)
+      std::printf("fp32: %.0f GFLOP/s\n", device->fp32Gflops());
+    if (device->maxThreadsPerSm > 0)
+      std::printf("threads per SM: %d\n", device->maxThreadsPerSm);
     if (bundles.empty())
       return 0;
   }
