@@ -290,6 +290,32 @@ TEST(ResultsTest, OldResultsFilesReadWithoutMeasurements) {
   EXPECT_NEAR(v4.timing->speedup.speedup, 1.227, 0.001);
 }
 
+TEST(ResultsTest, MeasuredResultsFromTheH200RoundTrip) {
+  std::string text =
+      readSourceFile("test/Runtime/Inputs/h200/vadd-timing-flops.results.json");
+  auto parsed = parseResultsJson(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(writeResultsJson(*parsed), text);
+  const DeviceInfo &device = parsed->device;
+  EXPECT_EQ(device.clockKhz, 1980000);
+  EXPECT_EQ(device.memoryClockKhz, 3201000);
+  EXPECT_EQ(device.memoryBusBits, 6016);
+  EXPECT_EQ(device.maxThreadsPerSm, 2048);
+  const BundleResult &bundle = parsed->bundles.front();
+  ASSERT_TRUE(bundle.referenceResources.has_value());
+  EXPECT_EQ(bundle.referenceResources->registers, 12);
+  const CandidateResult &v4 = bundle.candidates.front();
+  ASSERT_TRUE(v4.resources && v4.timing);
+  EXPECT_EQ(v4.resources->blocksPerSm, 8);
+  EXPECT_EQ(v4.timing->bytes, std::optional<uint64_t>(3ull * 4 * 67108864));
+  EXPECT_EQ(v4.timing->flops, std::optional<uint64_t>(67108864));
+  // The rates are the bytes and flops over the medians.
+  EXPECT_NEAR(*v4.timing->candidateGbs,
+              *v4.timing->bytes / (v4.timing->candidateMs.median * 1e6), 1e-9);
+  EXPECT_NEAR(*v4.timing->referenceGflops,
+              *v4.timing->flops / (v4.timing->referenceMs.median * 1e6), 1e-9);
+}
+
 TEST(ResultsTest, SummaryShowsThroughputAndResources) {
   std::string summary = formatSummary(measuredResults());
   EXPECT_NE(summary.find("\npeaks: memory 4917 GB/s, fp32 66908 GFLOP/s\n"),
