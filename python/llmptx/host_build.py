@@ -1,0 +1,391 @@
+#===- host_build.py - Build a host program around its gpu.binary ----------===#
+"""Builds an executable from the output of `llmptx-opt --llm-lower`.
+
+The input is a module with host code (func.func with gpu.alloc, gpu.memcpy,
+gpu.launch_func ...) and the `gpu.binary` ops that llm-lower made of its
+`gpu.module`s. The host side is lowered to LLVM with Debian's MLIR 22 tools,
+compiled to an object, and linked with a C (or C++) driver that calls the
+program's `_mlir_ciface_*` functions and with libllmptx_gpu_runtime.so, which
+implements the `mgpu*` functions on the CUDA driver:
+
+    python3 -m llmptx.host_build out.mlir --driver main.c -o prog [--object 1]
+
+The executable finds the runtime through an `$ORIGIN` rpath, and the runtime
+is copied next to it, so the two can be copied together to a GPU machine
+that has only the NVIDIA driver. Only the standard library is used.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
+
+# Host lowering for MLIR 22. gpu-to-llvm lowers gpu.alloc/memcpy/memset/
+# dealloc only when they are async, so gpu-async-region first turns the
+# synchronous ones into async ops on one stream per function (waited for
+# where the function's synchronous semantics need it).
+HOST_PIPELINE = ('builtin.module('
+                 'func.func(gpu-async-region),'
+                 'expand-strided-metadata,'
+                 'lower-affine,'
+                 'convert-scf-to-cf,'
+                 'gpu-to-llvm,'
+                 'convert-cf-to-llvm,'
+                 'convert-arith-to-llvm,'
+                 'convert-index-to-llvm,'
+                 'finalize-memref-to-llvm,'
+                 'convert-func-to-llvm,'
+                 'reconcile-unrealized-casts)')
+
+_CXX_SUFFIXES = ('.cc', '.cpp', '.cxx', '.C')
+
+
+class BuildError(Exception):
+    """A step failed; the message says which and why."""
+
+
+#===----------------------------------------------------------------------===#
+# --object N: the offloading handler of every gpu.binary
+#===----------------------------------------------------------------------===#
+
+_BINARY = re.compile(r'\bgpu\.binary\s+@([\w$.-]+|"[^"]*")')
+
+
+def _skip_string(text, i):
+    """Index just past the string literal whose opening quote is at i."""
+    i += 1
+    while i < len(text):
+        if text[i] == '\\':
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    raise BuildError('unterminated string literal in gpu.binary')
+
+
+def _closing(text, start):
+    """Index just past the bracket that closes the one at start.
+
+    Strings are skipped, and the '>' of '->' (affine maps, function types)
+    closes nothing.
+    """
+    pairs = {'<': '>', '[': ']', '{': '}', '(': ')'}
+    stack = []
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i = _skip_string(text, i)
+            continue
+        if ch in pairs:
+            stack.append(pairs[ch])
+        elif ch in '>]})':
+            if ch == '>' and i > 0 and text[i - 1] == '-':
+                i += 1
+                continue
+            if not stack or stack[-1] != ch:
+                raise BuildError(f'unbalanced {ch!r} in gpu.binary')
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    raise BuildError('unterminated gpu.binary')
+
+
+def _count_objects(text, start, end):
+    """The #gpu.object entries directly inside the list text[start:end]."""
+    count = 0
+    i = start + 1
+    while i < end - 1:
+        ch = text[i]
+        if ch == '"':
+            i = _skip_string(text, i)
+            continue
+        if text.startswith('#gpu.object<', i):
+            count += 1
+            i = _closing(text, i + len('#gpu.object'))
+            continue
+        i += 1
+    return count
+
+
+def select_object(text, index):
+    """Makes every gpu.binary load object `index` (#gpu.select_object<N>).
+
+    Returns the new text and the names of the binaries. A binary with fewer
+    objects is an error.
+    """
+    out = []
+    names = []
+    pos = 0
+    for match in _BINARY.finditer(text):
+        if match.start() < pos:
+            continue
+        name = match.group(1)
+        i = match.end()
+        while i < len(text) and text[i].isspace():
+            i += 1
+        handler_start = handler_end = i
+        if text.startswith('<', i):
+            handler_end = _closing(text, i)
+        j = handler_end
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if not text.startswith('[', j):
+            raise BuildError(f'gpu.binary @{name}: expected its object list')
+        list_end = _closing(text, j)
+        objects = _count_objects(text, j, list_end)
+        if index >= objects:
+            raise BuildError(f'gpu.binary @{name} has {objects} object(s); '
+                             f'--object {index} is out of range')
+        out.append(text[pos:handler_start])
+        out.append(f'<#gpu.select_object<{index}>> ')
+        pos = j
+        names.append(name)
+    out.append(text[pos:])
+    if not names:
+        raise BuildError('--object: the input has no gpu.binary (in the '
+                         'printed form `gpu.binary @name [...]`)')
+    return ''.join(out), names
+
+
+#===----------------------------------------------------------------------===#
+# Tools
+#===----------------------------------------------------------------------===#
+
+
+def _llvm_bindir():
+    config = shutil.which('llvm-config-22')
+    if not config:
+        return None
+    try:
+        out = subprocess.run([config, '--bindir'], capture_output=True,
+                             text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def find_tool(name, tools_dir=None):
+    """`name`-22 on PATH, or `name` in tools_dir / llvm-config-22 --bindir."""
+    if tools_dir:
+        candidate = os.path.join(tools_dir, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+        raise BuildError(f'{name} not found in --tools-dir {tools_dir}')
+    found = shutil.which(f'{name}-22')
+    if found:
+        return found
+    bindir = _llvm_bindir()
+    if bindir:
+        candidate = os.path.join(bindir, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    raise BuildError(f'{name}-22 not found on PATH nor in llvm-config-22 '
+                     '--bindir (install mlir-22-tools and llvm-22)')
+
+
+def find_runtime(explicit=None):
+    """libllmptx_gpu_runtime.so: --runtime, $LLMPTX_GPU_RUNTIME, the lib/
+    folder next to the bin/ of llmptx-opt on PATH, or the source tree's
+    build/lib."""
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise BuildError(f'--runtime {explicit}: no such file')
+        return explicit
+    from_env = os.environ.get('LLMPTX_GPU_RUNTIME')
+    if from_env:
+        if not os.path.isfile(from_env):
+            raise BuildError(f'LLMPTX_GPU_RUNTIME={from_env}: no such file')
+        return from_env
+    candidates = []
+    opt = shutil.which('llmptx-opt')
+    if opt:
+        candidates.append(os.path.join(os.path.dirname(os.path.realpath(opt)),
+                                       os.pardir, 'lib', RUNTIME_NAME))
+    source_root = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               os.pardir, os.pardir)
+    candidates.append(os.path.join(source_root, 'build', 'lib', RUNTIME_NAME))
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return os.path.normpath(candidate)
+    raise BuildError(f'{RUNTIME_NAME} not found (build it with ninja, then '
+                     'pass --runtime PATH or set LLMPTX_GPU_RUNTIME)')
+
+
+def _run(command, what, verbose):
+    if verbose:
+        print('+ ' + ' '.join(_quote(part) for part in command),
+              file=sys.stderr)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        raise BuildError(f'{what}: cannot run {command[0]}: {error}')
+    if verbose and result.stderr:
+        sys.stderr.write(result.stderr)
+    if result.returncode != 0:
+        message = (result.stderr or result.stdout).rstrip()
+        raise BuildError(f'{what} failed (exit status {result.returncode}):'
+                         f'\n{message}' if message else
+                         f'{what} failed (exit status {result.returncode})')
+    return result
+
+
+def _quote(part):
+    return part if re.fullmatch(r'[\w@%+=:,./-]+', part) else repr(part)
+
+
+#===----------------------------------------------------------------------===#
+# The build
+#===----------------------------------------------------------------------===#
+
+# An operation at the start of a line of the lowered module (results first).
+_OPERATION = re.compile(r'^\s*(?:%[^=]*=\s*)?"?([a-z_][\w]*\.[\w.]+)',
+                        re.MULTILINE)
+# What may remain after the host pipeline: the LLVM dialect, and the ops
+# that mlir-translate's GPU translation handles itself.
+_TRANSLATED = re.compile(r'llvm\.|gpu\.binary$|gpu\.launch_func$|'
+                         r'builtin\.module$|'
+                         r'builtin\.unrealized_conversion_cast$')
+
+
+def unlowered_operations(lowered_text):
+    """The first line of each kind of op the pipeline could not lower."""
+    found = {}
+    for match in _OPERATION.finditer(lowered_text):
+        name = match.group(1)
+        if _TRANSLATED.match(name):
+            continue
+        if name not in found:
+            line = lowered_text.count('\n', 0, match.start()) + 1
+            text = lowered_text[match.start():].split('\n', 1)[0].strip()
+            found[name] = (line, text)
+    return found
+
+
+_GPU_MODULE = re.compile(r'^\s*gpu\.module\s+@([\w$.-]+)', re.MULTILINE)
+
+
+def build(input_path, driver, output, object_index=None, runtime=None,
+          tools_dir=None, compiler=None, link_args=(), keep_dir=None,
+          verbose=False):
+    """Runs every step; returns the path of the executable."""
+    try:
+        with open(input_path, encoding='utf-8') as stream:
+            text = stream.read()
+    except OSError as error:
+        raise BuildError(f'cannot read {input_path}: {error.strerror}')
+    if not os.path.isfile(driver):
+        raise BuildError(f'--driver {driver}: no such file')
+    left = _GPU_MODULE.search(text)
+    if left:
+        raise BuildError(f'{input_path} still has gpu.module @{left.group(1)}:'
+                         ' run `llmptx-opt --llm-lower` on it first')
+    if object_index is not None:
+        text, _ = select_object(text, object_index)
+
+    runtime = find_runtime(runtime)
+    mlir_opt = find_tool('mlir-opt', tools_dir)
+    mlir_translate = find_tool('mlir-translate', tools_dir)
+    llc = find_tool('llc', tools_dir)
+    if compiler is None:
+        variable, default = (('CXX', 'c++') if driver.endswith(_CXX_SUFFIXES)
+                             else ('CC', 'cc'))
+        compiler = os.environ.get(variable) or default
+
+    work = keep_dir or tempfile.mkdtemp(prefix='llmptx-host-build-')
+    os.makedirs(work, exist_ok=True)
+    try:
+        # Diagnostics name the user's file unless --object rewrote it.
+        host = input_path
+        if object_index is not None:
+            host = os.path.join(work, 'host.mlir')
+            with open(host, 'w', encoding='utf-8') as stream:
+                stream.write(text)
+        lowered = os.path.join(work, 'host.llvm.mlir')
+        llvm_ir = os.path.join(work, 'host.ll')
+        obj = os.path.join(work, 'host.o')
+        _run([mlir_opt, host, f'--pass-pipeline={HOST_PIPELINE}', '-o',
+              lowered], os.path.basename(mlir_opt), verbose)
+        with open(lowered, encoding='utf-8') as stream:
+            left = unlowered_operations(stream.read())
+        if left:
+            details = '\n'.join(f'  {name} (line {line}: {text})'
+                                for name, (line, text) in left.items())
+            raise BuildError('the host pipeline left operations it cannot '
+                             f'lower (see docs/host-programs.md, Limits):\n'
+                             f'{details}')
+        _run([mlir_translate, '--mlir-to-llvmir', lowered, '-o', llvm_ir],
+             os.path.basename(mlir_translate), verbose)
+        _run([llc, '-O2', '-filetype=obj', '-relocation-model=pic', llvm_ir,
+              '-o', obj], os.path.basename(llc), verbose)
+
+        out_dir = os.path.dirname(os.path.abspath(output))
+        os.makedirs(out_dir, exist_ok=True)
+        # The executable and the runtime travel together: it looks for the
+        # library in its own folder first.
+        local_runtime = os.path.join(out_dir, RUNTIME_NAME)
+        if not (os.path.exists(local_runtime) and
+                os.path.samefile(local_runtime, runtime)):
+            shutil.copy2(runtime, local_runtime)
+        _run([compiler, '-O2', '-o', output, driver, obj, local_runtime,
+              '-Wl,-rpath,$ORIGIN', '-lm', *link_args], compiler, verbose)
+    finally:
+        if not keep_dir:
+            shutil.rmtree(work, ignore_errors=True)
+    return output
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='python3 -m llmptx.host_build',
+        description='Build an executable from llm-lower output (host code '
+        'and gpu.binary), a C/C++ driver and libllmptx_gpu_runtime.so.')
+    parser.add_argument('input',
+                        help='MLIR module from llmptx-opt --llm-lower')
+    parser.add_argument('--driver', required=True,
+                        help='C or C++ source with main(), calling the '
+                        "program's _mlir_ciface_* functions")
+    parser.add_argument('-o', '--output', required=True,
+                        help='the executable to write')
+    parser.add_argument('--object', type=int, metavar='N',
+                        help='load object N of every gpu.binary '
+                        '(#gpu.select_object<N>); default: the binary\'s own '
+                        'handler (object 0 when it has none)')
+    parser.add_argument('--runtime', metavar='PATH',
+                        help=f'{RUNTIME_NAME} to link (default: '
+                        '$LLMPTX_GPU_RUNTIME, ../lib of llmptx-opt, '
+                        'build/lib of the source tree)')
+    parser.add_argument('--tools-dir', metavar='DIR',
+                        help='folder of mlir-opt, mlir-translate and llc '
+                        '(default: the -22 tools on PATH or llvm-config-22 '
+                        '--bindir)')
+    parser.add_argument('--cc', metavar='COMPILER',
+                        help='compiler that builds the driver and links '
+                        '(default: $CC or cc; $CXX or c++ for C++ drivers)')
+    parser.add_argument('--link-arg', action='append', default=[],
+                        metavar='ARG', help='extra compiler/linker argument')
+    parser.add_argument('--keep', metavar='DIR',
+                        help='keep the intermediate files in DIR')
+    parser.add_argument('-v', '--verbose', action='store_true',
+                        help='print each command')
+    args = parser.parse_args(argv)
+    if args.object is not None and args.object < 0:
+        parser.error('--object must be 0 or more')
+    try:
+        build(args.input, args.driver, args.output, args.object, args.runtime,
+              args.tools_dir, args.cc, args.link_arg, args.keep, args.verbose)
+    except BuildError as error:
+        print(f'host_build: error: {error}', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
