@@ -129,6 +129,39 @@ Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
   return prompt;
 }
 
+Prompt renderImprovePrompt(const KernelSpec &spec, const Incumbent &incumbent,
+                           unsigned round) {
+  Prompt prompt;
+  prompt.templateVersion = ImproveTemplateVersion.str();
+  if (!spec.launchChoice.empty())
+    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
+  prompt.messages.push_back({"system", (SystemRules + OptimizeRules).str()});
+  std::string user = kernelFacts(spec);
+  raw_string_ostream os(user);
+  std::string title =
+      incumbent.name.empty()
+          ? std::string("Best kernel so far: the reference (correct; make it "
+                        "faster)")
+          : "Best kernel so far: candidate " + incumbent.name +
+                " (verified by execution; make it faster)";
+  fenced(os, title, "ptx", incumbent.ptx);
+  fenced(os, "Its launch", "launch", incumbent.launch);
+  section(os, "What was measured on the GPU and by ptxas",
+          incumbent.measurements);
+  os << "\nThis is optimization round " << round
+     << ". Find what limits the kernel above (memory traffic, latency, "
+        "occupancy, instruction count) from the measurements and remove it. "
+        "Answer with a faster complete PTX module, with the same entry "
+        "signature, in one ```ptx block";
+  if (!spec.launchChoice.empty())
+    os << ", and its launch in a ```launch block when it is not the original "
+          "one";
+  os << ". It is kept only if it is faster than this kernel beyond the "
+        "timing noise.\n";
+  prompt.messages.push_back({"user", std::move(user)});
+  return prompt;
+}
+
 Prompt renderRepairPrompt(const Prompt &previous, StringRef previousAnswer,
                           ArrayRef<std::string> diagnostics) {
   std::string user;

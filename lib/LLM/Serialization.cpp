@@ -91,6 +91,8 @@ std::string requestToJson(const CompletionRequest &request) {
     llmptx["template_version"] = wire::sanitizeUtf8(request.templateVersion);
     if (!request.label.empty())
       llmptx["kernel"] = wire::sanitizeUtf8(request.label);
+    if (request.optimizationRound > 0)
+      llmptx["optimization_round"] = request.optimizationRound;
     body["llmptx"] = std::move(llmptx);
     return wire::dumpJson(body);
   } catch (const std::exception &) {
@@ -137,6 +139,8 @@ Expected<CompletionRequest> parseRequestJson(StringRef json,
         request.templateVersion =
             wire::stringMember(llmptx, "template_version");
         request.label = wire::stringMember(llmptx, "kernel");
+        request.optimizationRound =
+            wire::unsignedMember(llmptx, "optimization_round");
         if (object.contains("seed")) {
           if (!object["seed"].is_number_integer())
             return createStringError(sourceName + ": seed must be an integer");

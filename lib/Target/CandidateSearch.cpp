@@ -36,7 +36,10 @@ llvm::StringRef llmptx::checkLevelName(CheckLevel level) {
 }
 
 std::string Candidate::name() const {
-  return llvm::formatv("s{0}r{1}", sample, round).str();
+  std::string text = llvm::formatv("s{0}r{1}", sample, round).str();
+  if (optimizationRound > 0)
+    text = "o" + std::to_string(optimizationRound) + text;
+  return text;
 }
 
 static std::vector<std::string>
@@ -149,10 +152,12 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
     request.sampleIndex = sample;
     request.templateVersion = prompt.templateVersion;
     request.label = kernel.name;
+    request.optimizationRound = outcome.optimizationRound;
     llm::Completion completion = provider.complete(request);
     outcome.nextRound = round + 1;
 
     Attempt attempt;
+    attempt.optimizationRound = outcome.optimizationRound;
     attempt.sample = sample;
     attempt.round = round;
     attempt.promptHash = prompt.hash();
@@ -168,9 +173,15 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
 
     auto report = [&](llvm::StringRef what) {
       if (settings.progress)
-        settings.progress(llvm::formatv("@{0} sample {1} round {2}: {3}",
-                                        kernel.name, sample, round, what)
-                              .str());
+        settings.progress(
+            llvm::formatv("@{0} {1}sample {2} round {3}: {4}", kernel.name,
+                          outcome.optimizationRound
+                              ? llvm::formatv("optimization round {0} ",
+                                              outcome.optimizationRound)
+                                    .str()
+                              : std::string(),
+                          sample, round, what)
+                .str());
     };
 
     if (!completion.ok) {
@@ -215,6 +226,7 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
     outcome.lastAnswer = completion.text;
 
     if (diagnostics.empty()) {
+      candidate.optimizationRound = outcome.optimizationRound;
       candidate.sample = sample;
       candidate.round = round;
       candidate.ptx = std::move(ptxText);
@@ -236,6 +248,17 @@ SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
   llm::Prompt prompt = settings.optimize
                            ? llm::renderOptimizePrompt(spec, measurements)
                            : llm::renderTranslatePrompt(spec);
+  runRounds(kernel, std::move(prompt), 0, sample, provider, settings, outcome);
+  return outcome;
+}
+
+SampleOutcome llmptx::improveSample(const KernelDescription &kernel,
+                                    llm::Prompt prompt,
+                                    unsigned optimizationRound,
+                                    unsigned sample, llm::Provider &provider,
+                                    const SearchSettings &settings) {
+  SampleOutcome outcome;
+  outcome.optimizationRound = optimizationRound;
   runRounds(kernel, std::move(prompt), 0, sample, provider, settings, outcome);
   return outcome;
 }

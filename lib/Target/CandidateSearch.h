@@ -44,6 +44,9 @@ struct SearchSettings {
 
 /// One model call and what became of its answer.
 struct Attempt {
+  /// The optimization round (0: the first search), the sample and the
+  /// repair round of the conversation.
+  unsigned optimizationRound = 0;
   unsigned sample = 0;
   unsigned round = 0;
   /// "provider-error", "no-ptx", "lint-error", "abi-error", "compile-error",
@@ -64,6 +67,7 @@ struct Attempt {
 
 /// A PTX answer that passed the requested checks.
 struct Candidate {
+  unsigned optimizationRound = 0;
   unsigned sample = 0;
   unsigned round = 0;
   std::string ptx;
@@ -83,8 +87,12 @@ struct Candidate {
       referenceMs, candidateMs;
   std::string comparison;
   bool suspicious = false;
+  /// What the runner measured of it, one fact per line (time, rates
+  /// against the device's peaks, registers, local and shared memory,
+  /// occupancy), for the next optimization round.
+  std::string measurements;
 
-  /// "s0r1": sample 0, repair round 1.
+  /// "s0r1": sample 0, repair round 1; "o1s0r0" in optimization round 1.
   std::string name() const;
 };
 
@@ -101,6 +109,8 @@ struct SampleOutcome {
   unsigned nextRound = 0;
   /// The sample ended on a provider error: asking again is pointless.
   bool providerFailed = false;
+  /// The optimization round the sample belongs to (0: the first search).
+  unsigned optimizationRound = 0;
 };
 
 /// Runs the ask-validate-repair loop of one sample of one kernel.
@@ -109,6 +119,13 @@ SampleOutcome searchSample(const KernelDescription &kernel,
                            llvm::StringRef measurements, unsigned sample,
                            llm::Provider &provider,
                            const SearchSettings &settings);
+
+/// Runs one sample of optimization round `optimizationRound` (> 0) from
+/// `prompt` (renderImprovePrompt), with the same checks and repairs.
+SampleOutcome improveSample(const KernelDescription &kernel,
+                            llm::Prompt prompt, unsigned optimizationRound,
+                            unsigned sample, llm::Provider &provider,
+                            const SearchSettings &settings);
 
 /// Sends `feedback` (what execution found wrong with the sample's candidate)
 /// back to the model and continues the sample's loop from its next round, up

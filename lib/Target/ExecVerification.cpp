@@ -17,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llmptx;
 
@@ -177,6 +178,8 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
   if (harness)
     bundle.sizes = harness->sizes;
   bundle.shapes = bundleShapes(kernel);
+  if (harness)
+    bundle.timing.flops = harness->flops;
 
   // Buffers: one per memref argument.
   for (auto [index, arg] : llvm::enumerate(kernel.args)) {
@@ -425,9 +428,10 @@ RunnerOutcome llmptx::runBundles(const std::vector<std::string> &bundlePaths,
   }
   if (status != 0) {
     outcome.message =
-        llvm::formatv("the runner failed (exit status {0}{1}): "
-                      "{2}",
-                      status, error.empty() ? "" : ", " + error, log)
+        llvm::formatv("the runner failed (exit status {0}{1}){2}", status,
+                      error.empty() ? "" : ", " + error,
+                      log.empty() ? std::string(" and said nothing")
+                                  : ": " + log)
             .str();
     return outcome;
   }
@@ -442,9 +446,70 @@ RunnerOutcome llmptx::runBundles(const std::vector<std::string> &bundlePaths,
   return outcome;
 }
 
+/// What the runner measured of one kernel, one fact per line: its median
+/// time at the timing shape, the rates against the device's peaks, its
+/// resources and occupancy.
+static std::string
+describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
+                     const std::optional<runtime::KernelResources> &resources,
+                     const runtime::DeviceInfo &device) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (timing) {
+    std::string shape;
+    for (const auto &[size, value] : timing->shape)
+      shape += llvm::formatv("{0}{1}={2}", shape.empty() ? "" : ", ", size,
+                             value)
+                   .str();
+    const runtime::TimingStats &stats =
+        reference ? timing->referenceMs : timing->candidateMs;
+    os << llvm::formatv("time: {0:f4} ms median over {1} runs (p10 {2:f4}, "
+                        "p90 {3:f4}) at ({4}), L2 flushed before each run\n",
+                        stats.median, stats.runs, stats.p10, stats.p90, shape);
+    std::optional<double> gbs =
+        reference ? timing->referenceGbs : timing->candidateGbs;
+    if (gbs && timing->bytes) {
+      os << llvm::formatv("memory: {0:f0} GB/s of the {1} bytes it must move",
+                          *gbs, *timing->bytes);
+      if (double peak = device.memoryBandwidthGbs(); peak > 0)
+        os << llvm::formatv(", {0:f0}% of the device's {1:f0} GB/s",
+                            100 * *gbs / peak, peak);
+      os << "\n";
+    }
+    std::optional<double> gflops =
+        reference ? timing->referenceGflops : timing->candidateGflops;
+    if (gflops) {
+      os << llvm::formatv("compute: {0:f0} GFLOP/s", *gflops);
+      if (double peak = device.fp32Gflops(); peak > 0)
+        os << llvm::formatv(", {0:f0}% of the device's f32 peak of {1:f0} "
+                            "GFLOP/s",
+                            100 * *gflops / peak, peak);
+      os << "\n";
+    }
+  }
+  if (resources) {
+    if (resources->registers)
+      os << llvm::formatv("registers: {0} per thread; local memory {1} B per "
+                          "thread; static shared memory {2} B per block\n",
+                          *resources->registers,
+                          resources->localBytes.value_or(0),
+                          resources->staticSharedBytes.value_or(0));
+    if (resources->blocksPerSm && resources->blockThreads)
+      os << llvm::formatv("occupancy: {0} block(s) of {1} threads per SM{2}\n",
+                          *resources->blocksPerSm, *resources->blockThreads,
+                          resources->occupancy
+                              ? llvm::formatv(", {0:f0}% of the SM's threads",
+                                              100 * *resources->occupancy)
+                                    .str()
+                              : std::string());
+  }
+  return text;
+}
+
 std::string llmptx::applyResults(llvm::StringRef resultsJson,
                                  llvm::StringRef kernelName,
-                                 std::vector<Candidate *> &candidates) {
+                                 std::vector<Candidate *> &candidates,
+                                 std::string *referenceMeasurements) {
   runtime::ValueOrError<runtime::VerificationResults> parsed =
       runtime::parseResultsJson(
           std::string_view(resultsJson.data(), resultsJson.size()));
@@ -455,6 +520,15 @@ std::string llmptx::applyResults(llvm::StringRef resultsJson,
       continue;
     if (!bundle.error.empty())
       return "the reference failed its own run: " + bundle.error;
+    if (referenceMeasurements) {
+      const runtime::CandidateTiming *timing = nullptr;
+      for (const runtime::CandidateResult &result : bundle.candidates)
+        if (result.timing && !timing)
+          timing = &*result.timing;
+      *referenceMeasurements =
+          describeMeasurements(timing, /*reference=*/true,
+                               bundle.referenceResources, parsed->device);
+    }
     for (const runtime::CandidateResult &result : bundle.candidates) {
       for (Candidate *candidate : candidates) {
         if (candidate->name() != result.name)
@@ -502,6 +576,9 @@ std::string llmptx::applyResults(llvm::StringRef resultsJson,
           candidate->comparison = result.timing->speedup.comparison;
           candidate->suspicious = result.timing->speedup.suspicious;
         }
+        candidate->measurements = describeMeasurements(
+            result.timing ? &*result.timing : nullptr, /*reference=*/false,
+            result.resources, parsed->device);
       }
     }
   }

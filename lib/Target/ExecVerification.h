@@ -68,12 +68,14 @@ RunnerOutcome runBundles(const std::vector<std::string> &bundlePaths,
                          llvm::StringRef runnerCommand,
                          llvm::StringRef workDir);
 
-/// Copies the runner's verdicts and timings of `kernelName` into the
-/// candidates (matched by name). Returns an error message for a bundle-level
-/// failure (e.g. the reference itself faulted).
+/// Copies the runner's verdicts, timings and measurements of `kernelName`
+/// into the candidates (matched by name), and what it measured of the
+/// reference into `referenceMeasurements` when given. Returns an error
+/// message for a bundle-level failure (e.g. the reference itself faulted).
 std::string applyResults(llvm::StringRef resultsJson,
                          llvm::StringRef kernelName,
-                         std::vector<Candidate *> &candidates);
+                         std::vector<Candidate *> &candidates,
+                         std::string *referenceMeasurements = nullptr);
 
 } // namespace llmptx
 

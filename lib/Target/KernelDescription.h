@@ -58,6 +58,9 @@ struct HarnessFacts {
   std::vector<std::pair<std::string, int64_t>> divisible;
   /// facts.range: argument index -> [lo, hi].
   std::vector<std::pair<unsigned, std::pair<double, double>>> ranges;
+  /// Floating-point operations of one launch, an expression of the sizes
+  /// ("" when not given); a measure for throughput, never a fact.
+  std::string flops;
 };
 
 /// A host launch whose operands are all constants.
@@ -112,7 +115,9 @@ struct LaunchFreedom {
   /// The launch the reference is verified under, which every host launch
   /// was checked to match.
   LaunchConfig original;
-  /// The sizes a grid may use and where each is read at a launch.
+  /// The sizes a grid may use and where each can be read at a launch (a
+  /// size the harness gives several arguments has several sources; the
+  /// first one is where rewritten launches read it).
   std::vector<SizeSource> sources;
   /// The shapes verification tests (where a proposed grid is evaluated).
   std::vector<std::map<std::string, int64_t>> shapes;

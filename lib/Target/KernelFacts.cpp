@@ -156,6 +156,8 @@ static HarnessFacts readHarness(llmgen::HarnessAttr harness) {
   if (DenseI32ArrayAttr outputs = harness.getOutputs())
     for (int32_t output : outputs.asArrayRef())
       facts.outputs.push_back(output);
+  if (StringAttr flops = harness.getFlops())
+    facts.flops = flops.getValue().str();
   if (DictionaryAttr tolerance = harness.getTolerance()) {
     if (auto ulp = tolerance.getAs<IntegerAttr>("ulp"))
       facts.ulp = ulp.getInt();

@@ -21,12 +21,20 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlir;
 using namespace llmptx;
 
+/// "file.mlir:83:5" (the file's name without its directory, so prompts
+/// that quote it do not depend on where the module lies).
 static std::string locationText(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return llvm::formatv("{0}:{1}:{2}",
+                         llvm::sys::path::filename(file.getFilename()),
+                         file.getLine(), file.getColumn())
+        .str();
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
@@ -37,6 +45,23 @@ static std::string joinInts(llvm::ArrayRef<int64_t> values) {
   return llvm::join(
       llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
       ", ");
+}
+
+/// The SSA value a buffer's dynamic dimension `dim` was allocated with
+/// (gpu.alloc or memref.alloc), or null.
+static Value allocatedExtent(Value buffer, int64_t dim) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || dim >= type.getRank() || !type.isDynamicDim(dim))
+    return {};
+  OperandRange sizes = {nullptr, 0};
+  if (auto alloc = buffer.getDefiningOp<gpu::AllocOp>())
+    sizes = alloc.getDynamicSizes();
+  else if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+    sizes = alloc.getDynamicSizes();
+  else
+    return {};
+  unsigned position = type.getDynamicDimIndex(dim);
+  return position < sizes.size() ? sizes[position] : Value();
 }
 
 /// `value` as an expression of the sizes read at `launch`, for the integer
@@ -50,9 +75,14 @@ hostExpression(Value value, gpu::LaunchFuncOp launch,
   if (matchPattern(value, m_ConstantInt(&constant)))
     return std::to_string(constant.getSExtValue());
   OperandRange operands = launch.getKernelOperands();
-  for (const SizeSource &source : sources)
+  for (const SizeSource &source : sources) {
     if (source.dim < 0 && operands[source.argIndex] == value)
       return source.size;
+    // The size a buffer was allocated with is its dimension.
+    if (source.dim >= 0 &&
+        allocatedExtent(operands[source.argIndex], source.dim) == value)
+      return source.size;
+  }
   Operation *definition = value.getDefiningOp();
   if (!definition)
     return std::nullopt;
@@ -101,9 +131,10 @@ hostExpression(Value value, gpu::LaunchFuncOp launch,
   return std::nullopt;
 }
 
-/// Where each size is read at a launch, from the harness's args: a scalar
-/// argument that is exactly the size, or a memref's dynamic dimension that
-/// is exactly the size. Fills `missing` with the first size that has none.
+/// Where each size can be read at a launch, from the harness's args: every
+/// scalar argument that is exactly the size, and every memref dynamic
+/// dimension that is exactly the size, in argument order. Fills `missing`
+/// with the first size that has none.
 static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
                                                std::string &missing) {
   std::vector<SizeSource> sources;
@@ -111,14 +142,14 @@ static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
     return sources;
   const HarnessFacts &harness = *kernel.harness;
   for (const std::string &size : harness.sizes) {
-    std::optional<SizeSource> found;
+    size_t before = sources.size();
     for (auto [index, arg] : llvm::enumerate(kernel.args)) {
-      if (found || index >= harness.args.size())
+      if (index >= harness.args.size())
         break;
       llvm::StringRef entry = llvm::StringRef(harness.args[index]).trim();
       if (!arg.isMemref) {
         if (entry == size)
-          found = SizeSource{size, static_cast<unsigned>(index), -1};
+          sources.push_back({size, static_cast<unsigned>(index), -1});
         continue;
       }
       std::vector<std::string> dims = splitHarnessDims(entry);
@@ -126,23 +157,29 @@ static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
       for (auto [dim, extent] : llvm::enumerate(arg.shape)) {
         if (extent >= 0)
           continue;
-        if (nextDynamic < dims.size() && dims[nextDynamic] == size) {
-          found = SizeSource{size, static_cast<unsigned>(index),
-                             static_cast<int64_t>(dim)};
-          break;
-        }
+        if (nextDynamic < dims.size() && dims[nextDynamic] == size)
+          sources.push_back({size, static_cast<unsigned>(index),
+                             static_cast<int64_t>(dim)});
         ++nextDynamic;
       }
     }
-    if (!found) {
+    if (sources.size() == before) {
       missing = "size " + size +
                 " is neither a scalar argument nor a memref dimension in the "
                 "harness's args, so a launch cannot compute a grid from it";
       return {};
     }
-    sources.push_back(*found);
   }
   return sources;
+}
+
+/// The size names of `freedom`, each once, in order.
+static std::vector<std::string> sizeNames(const LaunchFreedom &freedom) {
+  std::vector<std::string> names;
+  for (const SizeSource &source : freedom.sources)
+    if (!llvm::is_contained(names, source.size))
+      names.push_back(source.size);
+  return names;
 }
 
 LaunchFreedom llmptx::analyzeLaunchFreedom(gpu::GPUModuleOp module,
@@ -326,14 +363,9 @@ llmptx::checkProposedLaunch(const LaunchConfig &launch,
   llvm::StringSet<> sizes;
   for (const SizeSource &source : freedom.sources)
     sizes.insert(source.size);
-  std::string sizeList =
-      freedom.sources.empty()
-          ? std::string("none: the grid must be constant")
-          : llvm::join(llvm::map_range(freedom.sources,
-                                       [](const SizeSource &source) {
-                                         return source.size;
-                                       }),
-                       ", ");
+  std::string sizeList = freedom.sources.empty()
+                             ? std::string("none: the grid must be constant")
+                             : llvm::join(sizeNames(freedom), ", ");
   const int64_t gridLimits[3] = {2147483647, 65535, 65535};
   for (unsigned i = 0; i < 3; ++i) {
     runtime::ValueOrError<runtime::Expression> expression =
@@ -381,11 +413,7 @@ std::string llmptx::describeLaunchChoice(const KernelDescription &kernel) {
   std::string sizes =
       freedom.sources.empty()
           ? std::string("(there are none: the grid must be constant)")
-          : llvm::join(llvm::map_range(freedom.sources,
-                                       [](const SizeSource &source) {
-                                         return source.size;
-                                       }),
-                       ", ");
+          : llvm::join(sizeNames(freedom), ", ");
   return llvm::formatv(
              "The host code launches this kernel with {0} ({1} launch(es), "
              "all in this module), so you may choose another launch "

@@ -36,8 +36,10 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 
 using namespace mlir;
@@ -55,15 +57,50 @@ struct KernelChoice {
   bool fellBack = false; ///< The policy wanted an LLM kernel and got none.
 };
 
+/// One optimization round of one kernel.
+struct RoundRecord {
+  unsigned round = 0;
+  std::string incumbent; ///< The kernel to beat ("reference" or a name).
+  std::vector<std::string> candidates;
+  std::string best; ///< The round's fastest verified candidate, if any.
+  bool gained = false;
+  std::string note;
+};
+
 /// Everything produced for one kernel.
 struct KernelWork {
   const KernelDescription *description = nullptr;
   llm::KernelSpec spec;
   std::vector<SampleOutcome> samples;
+  /// The samples of the optimization rounds (a deque: candidates point
+  /// into it).
+  std::deque<SampleOutcome> roundSamples;
   std::vector<Candidate *> candidates;
   std::string execNote; ///< Why execution did not verify it.
+  /// What the runner measured of the reference, one fact per line.
+  std::string referenceMeasurements;
+  /// After optimization rounds: the fastest kernel verified beyond the
+  /// noise (null: the reference), which the choice prefers.
+  const Candidate *incumbent = nullptr;
+  std::vector<RoundRecord> rounds;
+  /// Why the rounds stopped (or did not start).
+  std::string roundsNote;
   KernelChoice choice;
+
+  /// Every sample, of the first search and of the rounds.
+  std::vector<const SampleOutcome *> allSamples() const {
+    std::vector<const SampleOutcome *> all;
+    for (const SampleOutcome &sample : samples)
+      all.push_back(&sample);
+    for (const SampleOutcome &sample : roundSamples)
+      all.push_back(&sample);
+    return all;
+  }
 };
+
+/// Kernels and the candidates each bundle of a verification run holds.
+using Batch =
+    std::vector<std::pair<KernelWork *, std::vector<const Candidate *>>>;
 
 } // namespace
 
@@ -90,14 +127,20 @@ static std::string oneLine(llvm::StringRef text) {
   return line;
 }
 
-static std::string joinStatuses(const std::vector<SampleOutcome> &samples) {
+static std::string
+joinStatuses(const std::vector<const SampleOutcome *> &samples) {
   std::vector<std::string> parts;
-  for (const SampleOutcome &sample : samples) {
-    if (sample.attempts.empty())
+  for (const SampleOutcome *sample : samples) {
+    if (sample->attempts.empty())
       continue;
-    const Attempt &last = sample.attempts.back();
+    const Attempt &last = sample->attempts.back();
     std::string part =
-        llvm::formatv("sample {0}: {1}", last.sample, last.status);
+        llvm::formatv("{0}sample {1}: {2}",
+                      last.optimizationRound
+                          ? "round " + std::to_string(last.optimizationRound) +
+                                " "
+                          : std::string(),
+                      last.sample, last.status);
     if (last.status == "provider-error")
       part += " (" + oneLine(last.note) + ")";
     else if (!last.diagnostics.empty())
@@ -169,6 +212,13 @@ static std::string describeSpeed(const Candidate &candidate) {
 static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
   KernelChoice choice;
   rankCandidates(work.candidates);
+  // After optimization rounds the incumbent comes first: a later candidate
+  // whose median is higher but within the noise does not displace it.
+  if (work.incumbent)
+    std::stable_partition(work.candidates.begin(), work.candidates.end(),
+                          [&](const Candidate *candidate) {
+                            return candidate == work.incumbent;
+                          });
   for (const Candidate *candidate : work.candidates) {
     if (passedExec(*candidate)) {
       choice.verification = "exec";
@@ -192,8 +242,8 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
 
   auto explainMissing = [&]() -> std::string {
     std::vector<std::string> failures;
-    for (const SampleOutcome &sample : work.samples)
-      for (const Candidate &rejected : sample.rejected)
+    for (const SampleOutcome *sample : work.allSamples())
+      for (const Candidate &rejected : sample->rejected)
         failures.push_back(rejected.name() + ": " +
                            (rejected.execDetails.empty()
                                 ? rejected.execVerdict
@@ -209,16 +259,20 @@ static KernelChoice choose(KernelWork &work, const TargetSettings &settings) {
       if (candidate->launch && candidate->execVerdict.empty())
         unverifiedLaunches.push_back(candidate->name());
     if (failures.empty() && !unverifiedLaunches.empty())
-      return "candidate " + llvm::join(unverifiedLaunches, ", ") +
-             " brings its own launch, which is taken only after verification "
-             "by execution, and that did not run" +
+      return (unverifiedLaunches.size() == 1
+                  ? "candidate " + unverifiedLaunches.front() +
+                        " brings its own launch, which is"
+                  : "candidates " + llvm::join(unverifiedLaunches, ", ") +
+                        " bring their own launch, which is") +
+             " taken only after verification by execution, and that did not "
+             "run" +
              (work.execNote.empty() ? std::string() : ": " + work.execNote);
     if (failures.empty())
-      return "no valid candidate: " + joinStatuses(work.samples);
+      return "no valid candidate: " + joinStatuses(work.allSamples());
     std::string reason = "every candidate failed verification by execution: " +
                          llvm::join(failures, "; ");
     if (work.candidates.empty())
-      reason += "; then " + joinStatuses(work.samples);
+      reason += "; then " + joinStatuses(work.allSamples());
     return reason;
   };
 
@@ -309,6 +363,10 @@ static DictionaryAttr launchRecord(Builder &builder, const LaunchConfig &launch,
     grid.push_back(builder.getStringAttr(dim));
   SmallVector<NamedAttribute> sizes;
   for (const SizeSource &source : freedom.sources) {
+    if (llvm::any_of(sizes, [&](const NamedAttribute &entry) {
+          return entry.getName() == source.size;
+        }))
+      continue;
     SmallVector<int64_t> where = {source.argIndex};
     if (source.dim >= 0)
       where.push_back(source.dim);
@@ -330,8 +388,8 @@ static DictionaryAttr kernelProvenance(Builder &builder, const KernelWork &work,
     entries.push_back(builder.getNamedAttr(
         "launch", launchRecord(builder, *launch, work.description->launch)));
   unsigned attempts = 0;
-  for (const SampleOutcome &sample : work.samples)
-    attempts += sample.attempts.size();
+  for (const SampleOutcome *sample : work.allSamples())
+    attempts += sample->attempts.size();
   entries.push_back(named(builder, "source", used ? "llm" : "nvptx"));
   entries.push_back(named(builder, "reason", llm::redactSecrets(reason)));
   entries.push_back(
@@ -365,7 +423,8 @@ static llvm::json::Object attemptRecord(const Attempt &attempt) {
   llvm::json::Array fixes;
   for (const std::string &fix : attempt.fixes)
     fixes.push_back(fix);
-  llvm::json::Object record{{"sample", attempt.sample},
+  llvm::json::Object record{{"optimization_round", attempt.optimizationRound},
+                            {"sample", attempt.sample},
                             {"round", attempt.round},
                             {"status", attempt.status},
                             {"diagnostics", std::move(diagnostics)},
@@ -422,18 +481,20 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
         {"comparison", candidate.comparison},
         {"suspicious", candidate.suspicious}};
   }
+  if (!candidate.measurements.empty())
+    record["measurements"] = candidate.measurements;
   return record;
 }
 
 static llvm::json::Object kernelRecord(const KernelWork &work,
                                        StringRef moduleName) {
   llvm::json::Array attempts;
-  for (const SampleOutcome &sample : work.samples)
-    for (const Attempt &attempt : sample.attempts)
+  for (const SampleOutcome *sample : work.allSamples())
+    for (const Attempt &attempt : sample->attempts)
       attempts.push_back(attemptRecord(attempt));
   llvm::json::Array candidates;
-  for (const SampleOutcome &sample : work.samples)
-    for (const Candidate &rejected : sample.rejected)
+  for (const SampleOutcome *sample : work.allSamples())
+    for (const Candidate &rejected : sample->rejected)
       candidates.push_back(candidateRecord(rejected));
   for (const Candidate *candidate : work.candidates)
     candidates.push_back(candidateRecord(*candidate));
@@ -449,6 +510,24 @@ static llvm::json::Object kernelRecord(const KernelWork &work,
     record["candidate"] = work.choice.selected->name();
   if (!work.execNote.empty())
     record["exec_note"] = work.execNote;
+  if (!work.rounds.empty() || !work.roundsNote.empty()) {
+    llvm::json::Array rounds;
+    for (const RoundRecord &round : work.rounds) {
+      llvm::json::Array names;
+      for (const std::string &name : round.candidates)
+        names.push_back(name);
+      llvm::json::Object entry{{"round", round.round},
+                               {"incumbent", round.incumbent},
+                               {"candidates", std::move(names)},
+                               {"gained", round.gained},
+                               {"note", round.note}};
+      if (!round.best.empty())
+        entry["best"] = round.best;
+      rounds.push_back(std::move(entry));
+    }
+    record["rounds"] = std::move(rounds);
+    record["rounds_note"] = work.roundsNote;
+  }
   if (work.description) {
     const LaunchFreedom &freedom = work.description->launch;
     record["launch_freedom"] =
@@ -563,6 +642,229 @@ static std::string bundleDirectory(const TargetSettings &settings,
           "llmgen-" + moduleName.str(), directory))
     error = "cannot create a temporary directory: " + ec.message();
   return directory.str().str();
+}
+
+/// The launch block of `launch` as an answer writes it.
+static std::string launchBlockText(const LaunchConfig &launch) {
+  llvm::json::Array grid, block;
+  for (unsigned i = 0; i < 3; ++i) {
+    grid.push_back(launch.grid[i]);
+    block.push_back(launch.block[i]);
+  }
+  return llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
+                                  {"block", std::move(block)},
+                                  {"grid", std::move(grid)}}))
+      .str();
+}
+
+/// Whether `candidate` may become the incumbent: verified, timed with a
+/// bound, not suspicious and not slower than the reference.
+static bool canLead(const Candidate &candidate) {
+  return passedExec(candidate) && candidate.boundLo && candidate.boundHi &&
+         !candidate.suspicious && candidate.comparison != "slower";
+}
+
+/// "s0r0 1.52x (95% CI 1.49..1.55)".
+static std::string speedText(const Candidate &candidate) {
+  return llvm::formatv("{0} {1:f2}x (95% CI {2:f2}..{3:f2})", candidate.name(),
+                       candidate.speedup.value_or(0),
+                       candidate.boundLo.value_or(0),
+                       candidate.boundHi.value_or(0))
+      .str();
+}
+
+/// What the next round's prompt says about the incumbent (null: the
+/// reference).
+static llm::Incumbent
+describeIncumbent(const KernelWork &work, const Candidate *incumbent,
+                  StringRef referencePtx,
+                  const std::vector<ptx::ResourceReport> &referenceResources) {
+  llm::Incumbent described;
+  const std::string &name = work.description->name;
+  std::string ptxas;
+  if (!incumbent) {
+    described.ptx = referencePtx.str();
+    described.measurements = work.referenceMeasurements;
+    ptxas = resourcesText(referenceResources, name);
+  } else {
+    described.name = incumbent->name();
+    described.ptx = incumbent->ptx;
+    if (incumbent->launch)
+      described.launch = launchBlockText(*incumbent->launch);
+    described.measurements =
+        "speed: " + describeSpeed(*incumbent) + "\n" + incumbent->measurements;
+    ptxas = resourcesText(incumbent->resources, name);
+    if (!work.referenceMeasurements.empty())
+      described.measurements +=
+          "the reference, in the same run:\n" + work.referenceMeasurements;
+  }
+  if (!ptxas.empty())
+    described.measurements += "ptxas -v: " + ptxas + "\n";
+  return described;
+}
+
+/// Optimization rounds: while a kernel's last round gained, ask `samples`
+/// new conversations to beat its best verified kernel (shown with what was
+/// measured), verify and time them in one bundle with the incumbent re-timed
+/// beside them, and keep the fastest only when its confidence interval lies
+/// above the incumbent's. A round that gains nothing beyond the noise ends
+/// the kernel's rounds.
+static void runOptimizationRounds(
+    std::vector<KernelWork> &work, const TargetSettings &settings,
+    const SearchSettings &search, llm::Provider &provider, bool executed,
+    StringRef referencePtx,
+    const std::vector<ptx::ResourceReport> &referenceResources,
+    llvm::function_ref<bool(const Batch &, StringRef)> verify, Location loc) {
+  std::vector<KernelWork *> active;
+  for (KernelWork &item : work) {
+    if (!executed || item.referenceMeasurements.empty()) {
+      item.roundsNote =
+          "no optimization rounds: they need the kernel verified and timed by "
+          "execution first" +
+          (item.execNote.empty() ? std::string() : " (" + item.execNote + ")");
+      continue;
+    }
+    std::vector<Candidate *> ranked = item.candidates;
+    rankCandidates(ranked);
+    for (Candidate *candidate : ranked)
+      if (canLead(*candidate)) {
+        item.incumbent = candidate;
+        break;
+      }
+    active.push_back(&item);
+  }
+
+  for (unsigned round = 1;
+       round <= static_cast<unsigned>(settings.rounds) && !active.empty();
+       ++round) {
+    // Ask every sample of every active kernel in parallel.
+    std::vector<std::pair<KernelWork *, llm::Prompt>> prompts;
+    for (KernelWork *item : active) {
+      llm::Incumbent incumbent = describeIncumbent(
+          *item, item->incumbent, referencePtx, referenceResources);
+      prompts.emplace_back(
+          item, llm::renderImprovePrompt(item->spec, incumbent, round));
+    }
+    std::vector<std::vector<SampleOutcome>> outcomes(active.size());
+    {
+      unsigned tasks = active.size() * settings.samples;
+      llvm::DefaultThreadPool pool(llvm::hardware_concurrency(
+          settings.jobs > 0 ? settings.jobs : std::min<unsigned>(tasks, 8)));
+      for (auto [index, entry] : llvm::enumerate(prompts)) {
+        outcomes[index].resize(settings.samples);
+        for (int sample = 0; sample < settings.samples; ++sample)
+          pool.async([&, index = index, sample, entry = &entry]() {
+            outcomes[index][sample] =
+                improveSample(*entry->first->description, entry->second, round,
+                              sample, provider, search);
+          });
+      }
+      pool.wait();
+    }
+
+    Batch batch;
+    std::vector<KernelWork *> stillActive;
+    std::vector<std::pair<KernelWork *, std::vector<Candidate *>>> fresh;
+    for (auto [index, item] : llvm::enumerate(active)) {
+      RoundRecord record;
+      record.round = round;
+      record.incumbent =
+          item->incumbent ? item->incumbent->name() : "reference";
+      std::vector<Candidate *> made;
+      for (SampleOutcome &outcome : outcomes[index]) {
+        item->roundSamples.push_back(std::move(outcome));
+        SampleOutcome &kept = item->roundSamples.back();
+        if (kept.candidate) {
+          made.push_back(&*kept.candidate);
+          item->candidates.push_back(&*kept.candidate);
+          record.candidates.push_back(kept.candidate->name());
+        }
+      }
+      if (made.empty()) {
+        std::vector<const SampleOutcome *> asked;
+        for (unsigned i = item->roundSamples.size() - settings.samples;
+             i < item->roundSamples.size(); ++i)
+          asked.push_back(&item->roundSamples[i]);
+        record.note = "no candidate passed the checks: " + joinStatuses(asked);
+        item->roundsNote =
+            llvm::formatv("stopped in round {0}: {1}", round, record.note);
+        emitRemark(loc) << "llmgen: @" << item->description->name
+                        << ": optimization round " << round << ": "
+                        << record.note;
+        item->rounds.push_back(std::move(record));
+        continue;
+      }
+      std::vector<const Candidate *> chosen(made.begin(), made.end());
+      if (item->incumbent)
+        chosen.push_back(item->incumbent);
+      batch.emplace_back(item, std::move(chosen));
+      item->rounds.push_back(std::move(record));
+      fresh.emplace_back(item, std::move(made));
+    }
+    active.clear();
+    if (batch.empty())
+      break;
+    if (!verify(batch, ".o" + std::to_string(round))) {
+      for (auto &[item, made] : fresh)
+        item->roundsNote = llvm::formatv("stopped in round {0}: its candidates "
+                                         "were not verified by execution ({1})",
+                                         round, item->execNote);
+      break;
+    }
+
+    for (auto &[item, made] : fresh) {
+      RoundRecord &record = item->rounds.back();
+      const Candidate *incumbent = item->incumbent;
+      if (incumbent && !canLead(*incumbent)) {
+        // Re-verified beside the round's candidates, it no longer leads.
+        record.note = "the incumbent " + incumbent->name() +
+                      " failed its re-check: " +
+                      (incumbent->execDetails.empty()
+                           ? incumbent->execVerdict + " " +
+                                 incumbent->comparison
+                           : incumbent->execDetails);
+        item->incumbent = incumbent = nullptr;
+      }
+      rankCandidates(made);
+      const Candidate *best = nullptr;
+      for (const Candidate *candidate : made)
+        if (canLead(*candidate)) {
+          best = candidate;
+          break;
+        }
+      if (best)
+        record.best = best->name();
+      // Faster beyond the noise: above the reference's noise band when the
+      // incumbent is the reference, else its interval above the incumbent's
+      // interval measured in the same run.
+      bool gained = best && (incumbent ? *best->boundLo > *incumbent->boundHi
+                                       : best->comparison == "faster");
+      record.gained = gained;
+      std::string against =
+          incumbent ? speedText(*incumbent) : std::string("the reference");
+      if (gained) {
+        record.note = speedText(*best) + " beats " + against;
+        item->incumbent = best;
+        stillActive.push_back(item);
+      } else {
+        if (!record.note.empty())
+          record.note += "; ";
+        record.note +=
+            best ? "gained nothing beyond the noise: " + speedText(*best) +
+                       " against " + against
+                 : std::string("no candidate of the round passed and was timed "
+                               "without being slower");
+        item->roundsNote =
+            llvm::formatv("stopped after round {0}: {1}", round, record.note);
+      }
+      emitRemark(loc) << "llmgen: @" << item->description->name
+                      << ": optimization round " << round << ": "
+                      << record.note;
+    }
+    active = std::move(stillActive);
+  }
+  for (KernelWork *item : active)
+    item->roundsNote = llvm::formatv("all {0} round(s) ran", settings.rounds);
 }
 
 FailureOr<DictionaryAttr>
@@ -708,70 +1010,87 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
     }
   };
   collectCandidates();
+  std::string directoryError;
+  std::string directory;
+  if (wantExec || !settings.emitBundles.empty())
+    directory = bundleDirectory(settings, module.getName(), directoryError);
+  // Writes one bundle per kernel of `batch` (file name suffix `suffix`) and,
+  // with verify=exec, runs them and copies the results into the candidates.
+  // Returns whether the runner ran.
+  auto verifyBatch = [&](const Batch &batch, StringRef suffix,
+                         bool remarkMissing) {
+    std::vector<std::string> bundlePaths;
+    std::vector<KernelWork *> bundled;
+    for (auto &[item, chosen] : batch) {
+      std::string missing;
+      std::optional<runtime::VerificationBundle> bundle = buildBundle(
+          *item->description, settings.chip, reference->ptx, chosen, missing);
+      if (!bundle) {
+        item->execNote = "cannot verify @" + item->description->name +
+                         " by execution: " + missing;
+        if (remarkMissing)
+          emitRemark(module.getLoc()) << "llmgen: " << item->execNote;
+        continue;
+      }
+      if (!directoryError.empty()) {
+        item->execNote = directoryError;
+        continue;
+      }
+      llvm::SmallString<256> path(directory);
+      llvm::sys::path::append(path, module.getName().str() + "." +
+                                        item->description->name + suffix.str() +
+                                        ".bundle.json");
+      std::error_code ec;
+      llvm::raw_fd_ostream out(path, ec);
+      if (ec) {
+        item->execNote =
+            "cannot write " + path.str().str() + ": " + ec.message();
+        continue;
+      }
+      out << runtime::writeBundleJson(*bundle);
+      bundlePaths.push_back(path.str().str());
+      bundled.push_back(item);
+    }
+    if (!wantExec || bundlePaths.empty())
+      return false;
+    RunnerOutcome ran = runBundles(bundlePaths, settings.runner, directory);
+    if (!ran.ran) {
+      for (KernelWork *item : bundled)
+        item->execNote = ran.message;
+      if (!saidNoDevice.exchange(true))
+        emitRemark(module.getLoc())
+            << "llmgen: verify=exec: " << ran.message
+            << "; candidates are verified at the compile level only";
+      return false;
+    }
+    for (KernelWork *item : bundled) {
+      std::string error =
+          applyResults(ran.resultsJson, item->description->name,
+                       item->candidates, &item->referenceMeasurements);
+      if (!error.empty())
+        item->execNote = error;
+    }
+    return true;
+  };
+
+  bool executed = false;
   if (wantExec || !settings.emitBundles.empty()) {
-    std::string directoryError;
-    std::string directory =
-        bundleDirectory(settings, module.getName(), directoryError);
     for (unsigned stage = 0;; ++stage) {
-      std::vector<std::string> bundlePaths;
-      std::vector<KernelWork *> bundled;
+      Batch batch;
       for (KernelWork &item : work) {
         std::vector<const Candidate *> fresh;
         for (const Candidate *candidate : item.candidates)
           if (candidate->execVerdict.empty())
             fresh.push_back(candidate);
-        if (fresh.empty())
-          continue;
-        std::string missing;
-        std::optional<runtime::VerificationBundle> bundle = buildBundle(
-            *item.description, settings.chip, reference->ptx, fresh, missing);
-        if (!bundle) {
-          item.execNote = "cannot verify @" + item.description->name +
-                          " by execution: " + missing;
-          if (stage == 0)
-            emitRemark(module.getLoc()) << "llmgen: " << item.execNote;
-          continue;
-        }
-        if (!directoryError.empty()) {
-          item.execNote = directoryError;
-          continue;
-        }
-        llvm::SmallString<256> path(directory);
-        std::string fileName =
-            module.getName().str() + "." + item.description->name;
-        if (stage > 0)
-          fileName += ".round" + std::to_string(stage);
-        llvm::sys::path::append(path, fileName + ".bundle.json");
-        std::error_code ec;
-        llvm::raw_fd_ostream out(path, ec);
-        if (ec) {
-          item.execNote =
-              "cannot write " + path.str().str() + ": " + ec.message();
-          continue;
-        }
-        out << runtime::writeBundleJson(*bundle);
-        bundlePaths.push_back(path.str().str());
-        bundled.push_back(&item);
+        if (!fresh.empty())
+          batch.emplace_back(&item, std::move(fresh));
       }
-      if (!wantExec || bundlePaths.empty())
+      if (batch.empty() ||
+          !verifyBatch(batch,
+                       stage > 0 ? ".round" + std::to_string(stage) : "",
+                       /*remarkMissing=*/stage == 0))
         break;
-
-      RunnerOutcome ran = runBundles(bundlePaths, settings.runner, directory);
-      if (!ran.ran) {
-        for (KernelWork *item : bundled)
-          item->execNote = ran.message;
-        if (!saidNoDevice.exchange(true))
-          emitRemark(module.getLoc())
-              << "llmgen: verify=exec: " << ran.message
-              << "; candidates are verified at the compile level only";
-        break;
-      }
-      for (KernelWork *item : bundled) {
-        std::string error = applyResults(
-            ran.resultsJson, item->description->name, item->candidates);
-        if (!error.empty())
-          item->execNote = error;
-      }
+      executed = true;
 
       // Samples whose candidate failed, of kernels with none that passed.
       std::vector<std::pair<KernelWork *, unsigned>> retries;
@@ -807,9 +1126,19 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
       }
       collectCandidates();
     }
-    if (settings.emitBundles.empty() && directoryError.empty())
-      llvm::sys::fs::remove_directories(directory);
   }
+
+  if (search.optimize && settings.rounds > 0)
+    runOptimizationRounds(
+        work, settings, search, **provider, executed, reference->ptx,
+        referenceResources,
+        [&](const Batch &batch, StringRef suffix) {
+          return verifyBatch(batch, suffix, /*remarkMissing=*/false);
+        },
+        module.getLoc());
+  if (!directory.empty() && settings.emitBundles.empty() &&
+      directoryError.empty())
+    llvm::sys::fs::remove_directories(directory);
 
   // Per-kernel choices, then one module per slot.
   Builder builder(context);
@@ -878,8 +1207,8 @@ llmptx::decideModuleOutcome(llmgen::TargetAttr target, Operation *op,
   // each said once.
   llvm::StringSet<> warned;
   for (const KernelWork &item : work)
-    for (const SampleOutcome &sample : item.samples)
-      for (const Attempt &attempt : sample.attempts)
+    for (const SampleOutcome *sample : item.allSamples())
+      for (const Attempt &attempt : sample->attempts)
         for (const std::string &warning : attempt.warnings)
           if (warned.insert(warning).second)
             emitWarning(module.getLoc())

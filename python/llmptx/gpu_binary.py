@@ -101,16 +101,31 @@ def summarize(header, payload):
     if start != -1:
         brace = header.index('{', start)
         table = header[brace + 1:_matching(header, brace, '{', '}') - 1]
-    kernels = re.findall(r'(\w+) = \{(?:attempts = \d+ : i64, )?'
-                         r'(?:candidate = "(\w+)", )?[^{}]*?source = "(\w+)"',
-                         table)
+    kernels = []
+    for entry in re.finditer(r'(\w+) = \{', table):
+        if kernels and entry.start() < kernels[-1][-1]:
+            continue  # inside the previous entry (its launch record)
+        end = _matching(table, entry.end() - 1, '{', '}')
+        body = table[entry.end():end - 1]
+        candidate = re.search(r'\bcandidate = "(\w+)"', body)
+        source = re.search(r'\bsource = "(\w+)"', body)
+        launch = ''
+        if 'launch = {' in body:
+            block = re.search(r'block = array<i64: ([^>]*)>', body)
+            grid = re.search(r'grid = \[([^\]]*)\]', body)
+            launch = '[block %s grid %s]' % (
+                block.group(1) if block else '?',
+                grid.group(1).replace('"', '') if grid else '?')
+        kernels.append((entry.group(1),
+                        candidate.group(1) if candidate else '',
+                        source.group(1) if source else '?', launch, end))
     parts = ['slot=%s' % prop('llmgen.slot'),
              'source=%s' % prop('llmgen.source'),
              '%d bytes' % len(payload)]
     if kernels:
         parts.append('kernels: ' + ', '.join(
-            '@%s=%s%s' % (k, src, '(%s)' % cand if cand else '')
-            for k, cand, src in kernels))
+            '@%s=%s%s%s' % (k, src, '(%s)' % cand if cand else '', launch)
+            for k, cand, src, launch, _ in kernels))
     return ' '.join(parts)
 
 

@@ -11,6 +11,11 @@ i.e. the repair round) is the first file of DIR that exists among:
 
     K.s<S>.r<R>.txt   K.s<S>.txt   K.r<R>.txt   K.txt
 
+and in optimization round O (O > 0: a prompt to improve the best kernel so
+far) among:
+
+    K.o<O>.s<S>.r<R>.txt   K.o<O>.s<S>.txt   K.o<O>.txt
+
 A missing answer, or a file holding exactly `!fail`, makes the command exit
 with status 3 (a failed call). `--log` appends each request (one JSON per
 line) so tests can check what the prompts said.
@@ -44,10 +49,17 @@ def main(argv=None):
     if args.delay:
         time.sleep(args.delay)
 
-    names = ['%s.s%d.r%d.txt' % (kernel, sample, rounds),
-             '%s.s%d.txt' % (kernel, sample),
-             '%s.r%d.txt' % (kernel, rounds),
-             '%s.txt' % kernel]
+    optimization = info.get('optimization_round', 0)
+    if optimization:
+        prefix = '%s.o%d' % (kernel, optimization)
+        names = ['%s.s%d.r%d.txt' % (prefix, sample, rounds),
+                 '%s.s%d.txt' % (prefix, sample),
+                 '%s.txt' % prefix]
+    else:
+        names = ['%s.s%d.r%d.txt' % (kernel, sample, rounds),
+                 '%s.s%d.txt' % (kernel, sample),
+                 '%s.r%d.txt' % (kernel, rounds),
+                 '%s.txt' % kernel]
     for name in names:
         path = os.path.join(args.answers, name)
         if os.path.exists(path):

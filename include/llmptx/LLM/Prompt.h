@@ -57,6 +57,8 @@ inline constexpr llvm::StringLiteral TranslateTemplateVersion =
     "llmptx-translate-v1";
 inline constexpr llvm::StringLiteral OptimizeTemplateVersion =
     "llmptx-optimize-v1";
+inline constexpr llvm::StringLiteral ImproveTemplateVersion =
+    "llmptx-improve-v1";
 inline constexpr llvm::StringLiteral RepairTemplateVersion = "repair-v1";
 inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
 /// Appended to the version of a prompt with a launch choice section.
@@ -66,6 +68,22 @@ Prompt renderTranslatePrompt(const KernelSpec &spec);
 /// \p measurements: timings of the reference and any measured candidates.
 Prompt renderOptimizePrompt(const KernelSpec &spec,
                             llvm::StringRef measurements);
+/// The best kernel so far, which an optimization round asks to beat.
+struct Incumbent {
+  /// "s0r0", or empty when the best so far is the reference.
+  std::string name;
+  std::string ptx;
+  /// Its launch block as the answer gave it (empty: the original launch).
+  std::string launch;
+  /// What the runner and ptxas measured, one fact per line.
+  std::string measurements;
+};
+
+/// Optimization round \p round: a fresh conversation that shows the
+/// kernel's facts, the best verified kernel so far with its measurements,
+/// and asks for a faster one.
+Prompt renderImprovePrompt(const KernelSpec &spec, const Incumbent &incumbent,
+                           unsigned round);
 /// Continues \p previous with the model's answer and a user turn that lists
 /// \p diagnostics ("f.ptx:3:5: error: ..." lines).
 Prompt renderRepairPrompt(const Prompt &previous,

@@ -43,6 +43,9 @@ struct CompletionRequest {
   std::string templateVersion;
   /// Kernel name or similar, for logs, errors and cache listings only.
   std::string label;
+  /// The optimization round that asks (0: the first search), for logs and
+  /// scripted models; the prompt itself carries what differs.
+  unsigned optimizationRound = 0;
 };
 
 struct Completion {
