@@ -489,8 +489,9 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
   }
   if (resources) {
     if (resources->registers)
-      os << llvm::formatv("registers: {0} per thread; local memory {1} B per "
-                          "thread; static shared memory {2} B per block\n",
+      os << llvm::formatv("as the driver loaded it: {0} registers per "
+                          "thread, {1} B of local memory per thread, {2} B "
+                          "of static shared memory per block\n",
                           *resources->registers,
                           resources->localBytes.value_or(0),
                           resources->staticSharedBytes.value_or(0));

@@ -666,7 +666,7 @@ static bool canLead(const Candidate &candidate) {
 
 /// "s0r0 1.52x (95% CI 1.49..1.55)".
 static std::string speedText(const Candidate &candidate) {
-  return llvm::formatv("{0} {1:f2}x (95% CI {2:f2}..{3:f2})", candidate.name(),
+  return llvm::formatv("{0} {1:f3}x (95% CI {2:f3}..{3:f3})", candidate.name(),
                        candidate.speedup.value_or(0),
                        candidate.boundLo.value_or(0),
                        candidate.boundHi.value_or(0))
@@ -699,7 +699,7 @@ describeIncumbent(const KernelWork &work, const Candidate *incumbent,
           "the reference, in the same run:\n" + work.referenceMeasurements;
   }
   if (!ptxas.empty())
-    described.measurements += "ptxas -v: " + ptxas + "\n";
+    described.measurements += "ptxas -v here: " + ptxas + "\n";
   return described;
 }
 
