@@ -15,7 +15,9 @@
 #include "llmptx/PTX/AbiContract.h"
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
+#include "llmptx/PTX/Parser.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llmptx;
@@ -110,6 +112,47 @@ llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
   candidate.level = CheckLevel::Compile;
   status = "compiled";
   return {};
+}
+
+/// Problems of the entry's .reqntid/.maxntid with the block it will be
+/// launched with (the driver would refuse the launch).
+static std::vector<std::string>
+checkThreadDirectives(llvm::StringRef ptxText, llvm::StringRef entry,
+                      const std::array<int64_t, 3> &block) {
+  std::vector<std::string> problems;
+  ptx::ParseResult parsed = ptx::parsePtx(ptxText);
+  const ptx::Function *function = parsed.module.findFunction(entry);
+  if (!function)
+    return problems;
+  int64_t threads = block[0] * block[1] * block[2];
+  for (const ptx::FunctionDirective &directive : function->directives) {
+    std::array<int64_t, 3> values{1, 1, 1};
+    for (auto [i, value] : llvm::enumerate(directive.values))
+      if (i < 3)
+        values[i] = static_cast<int64_t>(value);
+    std::string where = llvm::formatv("{0}:{1}:{2}: error: ", kCandidateFile,
+                                      directive.loc.line, directive.loc.column)
+                            .str();
+    std::string written = llvm::join(
+        llvm::map_range(directive.values,
+                        [](uint64_t v) { return std::to_string(v); }),
+        ", ");
+    std::string launched = llvm::formatv("({0}, {1}, {2})", block[0],
+                                         block[1], block[2])
+                               .str();
+    if (directive.name == ".reqntid" && values != block)
+      problems.push_back(where + ".reqntid " + written +
+                         " differs from the block the kernel is launched "
+                         "with " +
+                         launched);
+    if (directive.name == ".maxntid" &&
+        values[0] * values[1] * values[2] < threads)
+      problems.push_back(where + ".maxntid " + written +
+                         " allows fewer threads than the block the kernel "
+                         "is launched with " +
+                         launched);
+  }
+  return problems;
 }
 
 /// Takes the launch configuration an answer chose, when the kernel's launch
@@ -214,6 +257,16 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
       if (diagnostics.empty() && extracted.launch)
         diagnostics = adoptLaunch(*extracted.launch, kernel.launch, candidate,
                                   attempt.status);
+      // With launch freedom the block is known here: a directive that
+      // contradicts it is caught before a GPU run.
+      if (diagnostics.empty() && kernel.launch.allowed) {
+        diagnostics = checkThreadDirectives(
+            ptxText, kernel.name,
+            candidate.launch ? candidate.launch->block
+                             : kernel.launch.original.block);
+        if (!diagnostics.empty())
+          attempt.status = "launch-error";
+      }
     }
     attempt.diagnostics = diagnostics;
     report(diagnostics.empty()

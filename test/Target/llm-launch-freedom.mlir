@@ -5,13 +5,15 @@
 // Inputs/answers/launch: @scale s0 handles four elements per thread under
 // grid ceildiv(N, 1024); s1 claims ceildiv(N, 2048) and leaves elements
 // unwritten; s2 uses a size that does not exist, then a block over 1024
-// threads. Every answer for the fixed kernels brings a launch block first.
+// threads; s3 keeps the original launch but declares .maxntid 128. Every
+// answer for the fixed kernels brings a launch block first (their s3 is a
+// failed call).
 // The bundles were run by llmptx-runner on an H200 (Inputs/h200/launch);
 // results_replay hands the results back and refuses changed bundles.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/launch --log %t/requests.jsonl" \
 // RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/launch/results.json --ran %S/Inputs/h200/launch/bundles" \
-// RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off verify=exec samples=3 repairs=1 emit-bundles=%t/bundles report=%t/report.json" \
+// RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off verify=exec samples=4 repairs=1 emit-bundles=%t/bundles report=%t/report.json" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT
 // RUN: FileCheck %s --input-file=%t/report.json --check-prefix=REPORT
@@ -37,6 +39,7 @@
 
 // REPORT:      "launch: error: grid[0] uses 'M', which is not a size (sizes: N)"
 // REPORT:      "launch: error: block[0] = 2048 is outside [1, 1024]",
+// REPORT:      "candidate.ptx:18:1: error: .maxntid 128, 1, 1 allows fewer threads than the block the kernel is launched with (256, 1, 1)"
 // REPORT:      "exec_details": "unwritten at shape (N=1025) offset 0: 1 elements unwritten; arg1[1024] expected 6.56900692, got nan(0x7fbadbad)
 // REPORT-NEXT: "exec_verdict": "unwritten",
 // REPORT-NEXT: "launch": {
