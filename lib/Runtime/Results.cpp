@@ -171,6 +171,15 @@ llmptx::runtime::kernelResourcesJson(const KernelResources &resources) {
     r["blocks_per_sm"] = *resources.blocksPerSm;
   if (resources.occupancy)
     r["occupancy"] = *resources.occupancy;
+  if (resources.sass) {
+    OrderedJson opcodes = OrderedJson::array();
+    for (const auto &[opcode, count] : resources.sass->opcodes)
+      opcodes.push_back(OrderedJson::array({opcode, count}));
+    OrderedJson sass;
+    sass["instructions"] = resources.sass->instructions;
+    sass["opcodes"] = opcodes;
+    r["sass"] = sass;
+  }
   return r;
 }
 
@@ -206,6 +215,8 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
   if (!results.sanitizerNote.empty())
     sanitizer["note"] = results.sanitizerNote;
   root["sanitizer"] = sanitizer;
+  if (!results.sassNote.empty())
+    root["sass_note"] = results.sassNote;
   OrderedJson bundles = OrderedJson::array();
   for (const BundleResult &bundle : results.bundles) {
     OrderedJson b;
@@ -250,7 +261,9 @@ public:
   std::optional<VerificationResults> read(const Json &root) {
     VerificationResults results;
     if (!reader.expectObject(
-            root, "$", {"format", "version", "device", "sanitizer", "bundles"}))
+            root, "$",
+            {"format", "version", "device", "sanitizer", "sass_note",
+             "bundles"}))
       return std::nullopt;
     if (reader.string(root, "$", "format", true) != kResultsFormat &&
         !reader.failed())
@@ -302,6 +315,7 @@ public:
       results.sanitizerNote =
           reader.string(*sanitizer, "$.sanitizer", "note", false);
     }
+    results.sassNote = reader.string(root, "$", "sass_note", false);
     if (const Json *bundles = reader.member(root, "$", "bundles", true);
         bundles && reader.expectArray(*bundles, "$.bundles"))
       for (size_t i = 0; i < bundles->size() && !reader.failed(); ++i)
@@ -479,7 +493,7 @@ public:
     if (!reader.expectObject(object, path,
                              {"registers", "local_bytes", "static_shared_bytes",
                               "max_threads_per_block", "block_threads",
-                              "blocks_per_sm", "occupancy"}))
+                              "blocks_per_sm", "occupancy", "sass"}))
       return resources;
     resources.registers = optionalInt(object, path, "registers");
     resources.localBytes = optionalInt(object, path, "local_bytes");
@@ -490,7 +504,32 @@ public:
     resources.blockThreads = optionalInt(object, path, "block_threads");
     resources.blocksPerSm = optionalInt(object, path, "blocks_per_sm");
     resources.occupancy = optionalNumber(object, path, "occupancy");
+    if (const Json *sass = reader.member(object, path, "sass", false))
+      resources.sass = readSass(*sass, path + ".sass");
     return resources;
+  }
+
+  SassStatistics readSass(const Json &object, const std::string &path) {
+    SassStatistics sass;
+    if (!reader.expectObject(object, path, {"instructions", "opcodes"}))
+      return sass;
+    sass.instructions = static_cast<unsigned>(
+        reader.unsignedInteger(object, path, "instructions", true, 0));
+    const Json *opcodes = reader.member(object, path, "opcodes", true);
+    if (!opcodes || !reader.expectArray(*opcodes, path + ".opcodes"))
+      return sass;
+    for (size_t i = 0; i < opcodes->size(); ++i) {
+      const Json &entry = (*opcodes)[i];
+      if (!entry.is_array() || entry.size() != 2 || !entry[0].is_string() ||
+          !entry[1].is_number_unsigned()) {
+        reader.fail(path + ".opcodes[" + std::to_string(i) + "]",
+                    "expected [opcode, count]");
+        return sass;
+      }
+      sass.opcodes.emplace_back(entry[0].get<std::string>(),
+                                entry[1].get<unsigned>());
+    }
+    return sass;
   }
 
   // Fields added after the first results files: absent means unknown.
@@ -675,6 +714,19 @@ static std::string describeThroughput(const CandidateTiming &timing,
   return text;
 }
 
+std::string llmptx::runtime::describeSass(const SassStatistics &sass,
+                                          size_t opcodes) {
+  std::string text = "SASS " + std::to_string(sass.instructions) +
+                     " instructions";
+  std::string parts;
+  for (size_t i = 0; i < sass.opcodes.size() && i < opcodes; ++i)
+    parts += (parts.empty() ? "" : ", ") + sass.opcodes[i].first + " " +
+             std::to_string(sass.opcodes[i].second);
+  if (!parts.empty())
+    text += " (" + parts + ")";
+  return text;
+}
+
 /// "16 registers, 64 B local, occupancy 50% (4 blocks of 256)".
 static std::string describeResources(const KernelResources &resources) {
   std::string text;
@@ -695,6 +747,8 @@ static std::string describeResources(const KernelResources &resources) {
                    ")";
     add(occupancy);
   }
+  if (resources.sass)
+    add(describeSass(*resources.sass));
   return text;
 }
 
@@ -714,6 +768,8 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
     text += "peaks: " + peaks + "\n";
   if (!results.sanitizerNote.empty())
     text += "sanitizer: " + results.sanitizerNote + "\n";
+  if (!results.sassNote.empty())
+    text += "sass: " + results.sassNote + "\n";
   for (const BundleResult &bundle : results.bundles) {
     text += "bundle " + bundle.bundle + ": kernel " + bundle.kernel +
             ", reference " + bundle.reference + "\n";

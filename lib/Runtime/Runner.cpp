@@ -2,6 +2,8 @@
 
 #include "llmptx/Runtime/Runner.h"
 
+#include "llmptx/Runtime/Sass.h"
+
 #include "ResultsJson.h"
 #include "llmptx/Runtime/ChildProcess.h"
 #include "llmptx/Runtime/Plan.h"
@@ -27,32 +29,40 @@ std::string
 llmptx::runtime::findComputeSanitizer(const std::string &explicitPath) {
   if (!explicitPath.empty())
     return isExecutable(explicitPath) ? explicitPath : std::string();
-  std::vector<std::string> candidates;
-  if (const char *path = std::getenv("PATH")) {
-    std::string list = path;
-    size_t start = 0;
-    while (start <= list.size()) {
-      size_t end = list.find(':', start);
-      if (end == std::string::npos)
-        end = list.size();
-      if (end > start)
-        candidates.push_back(list.substr(start, end - start) +
-                             "/compute-sanitizer");
-      start = end + 1;
-    }
+  std::string found = findCudaTool("compute-sanitizer");
+  if (found.empty())
+    found = findCudaTool("../compute-sanitizer/compute-sanitizer");
+  return found;
+}
+
+/// Adds SASS statistics to the resources of the reference and of every
+/// candidate that loaded; says in `notes` what could not be measured.
+static void measureBundleSass(const VerificationBundle &bundle,
+                              BundleResult &result, const SassTools &tools,
+                              std::vector<std::string> &notes) {
+  char pattern[] = "/tmp/llmptx-sass-XXXXXX";
+  if (const char *directory = ::mkdtemp(pattern); !directory) {
+    notes.push_back("cannot create a directory for ptxas");
+    return;
   }
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable)) {
-      candidates.push_back(std::string(root) + "/bin/compute-sanitizer");
-      candidates.push_back(std::string(root) +
-                           "/compute-sanitizer/compute-sanitizer");
-    }
-  candidates.push_back("/usr/local/cuda/bin/compute-sanitizer");
-  candidates.push_back("/usr/local/cuda/compute-sanitizer/compute-sanitizer");
-  for (const std::string &candidate : candidates)
-    if (isExecutable(candidate))
-      return candidate;
-  return {};
+  std::string workDir = pattern;
+  auto measure = [&](const KernelObject &object,
+                     std::optional<KernelResources> &resources) {
+    if (!resources)
+      return; // it never loaded
+    ValueOrError<SassStatistics> sass =
+        measureSass(tools, object.ptx, object.entry, bundle.chip, workDir);
+    if (sass)
+      resources->sass = std::move(*sass);
+    else
+      notes.push_back(bundle.kernel + " " + object.name + ": " + sass.error());
+  };
+  if (result.error.empty())
+    measure(bundle.reference, result.referenceResources);
+  for (size_t i = 0;
+       i < bundle.candidates.size() && i < result.candidates.size(); ++i)
+    measure(bundle.candidates[i], result.candidates[i].resources);
+  ::rmdir(workDir.c_str());
 }
 
 namespace {
@@ -621,10 +631,20 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
     else
       notes.push_back("compute-sanitizer: " + sanitizer);
   }
+  std::optional<SassTools> sassTools;
+  std::vector<std::string> sassNotes;
+  if (options.sass) {
+    sassTools = findSassTools();
+    if (!sassTools)
+      sassNotes.push_back("ptxas or nvdisasm not found; no SASS statistics");
+  }
   try {
     for (const BundleInput &input : bundles) {
       BundleRun run(input, options, sanitizer);
       results.bundles.push_back(run.run());
+      if (sassTools)
+        measureBundleSass(input.bundle, results.bundles.back(), *sassTools,
+                          sassNotes);
       results.sanitizerRan |= run.sanitizerRan;
       for (const std::string &note : run.sanitizerNotes)
         notes.push_back(input.path + ": " + note);
@@ -637,5 +657,7 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
   }
   for (const std::string &note : notes)
     results.sanitizerNote += (results.sanitizerNote.empty() ? "" : "; ") + note;
+  for (const std::string &note : sassNotes)
+    results.sassNote += (results.sassNote.empty() ? "" : "; ") + note;
   return results;
 }

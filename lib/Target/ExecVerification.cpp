@@ -495,6 +495,9 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
                           *resources->registers,
                           resources->localBytes.value_or(0),
                           resources->staticSharedBytes.value_or(0));
+    if (resources->sass)
+      os << runtime::describeSass(*resources->sass, 12)
+         << " as ptxas makes it on the GPU machine (nvdisasm)\n";
     if (resources->blocksPerSm && resources->blockThreads)
       os << llvm::formatv("occupancy: {0} block(s) of {1} threads per SM{2}\n",
                           *resources->blocksPerSm, *resources->blockThreads,

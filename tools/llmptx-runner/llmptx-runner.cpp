@@ -43,6 +43,7 @@ static const char *kUsage =
     "  --summarize        the arguments are results files: print their\n"
     "                     summaries (no GPU needed)\n"
     "  --no-timing        skip timing\n"
+    "  --no-sass          skip SASS statistics (ptxas + nvdisasm, when found)\n"
     "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
     "                     initcheck) on small shapes when it is installed\n"
     "  --sanitizer PATH   the compute-sanitizer to use\n"
@@ -171,6 +172,8 @@ int main(int argc, char **argv) {
       summarize = true;
     } else if (arg == "--no-timing") {
       options.timing = false;
+    } else if (arg == "--no-sass") {
+      options.sass = false;
     } else if (arg == "--sanitize") {
       options.sanitize = true;
     } else if (arg == "--sanitizer") {

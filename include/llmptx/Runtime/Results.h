@@ -11,6 +11,7 @@
 
 #include "llmptx/Runtime/Comparison.h"
 #include "llmptx/Runtime/Expression.h"
+#include "llmptx/Runtime/Sass.h"
 #include "llmptx/Runtime/Statistics.h"
 #include "llmptx/Runtime/ValueOrError.h"
 #include "llmptx/Runtime/Verdict.h"
@@ -74,11 +75,15 @@ struct KernelResources {
   std::optional<int> blocksPerSm;
   /// blocksPerSm * blockThreads / the device's maximum threads per SM.
   std::optional<double> occupancy;
+  /// The SASS ptxas makes of the kernel for the device (nvdisasm), when
+  /// both tools are on the GPU machine.
+  std::optional<SassStatistics> sass;
 
   /// Nothing was measured.
   bool empty() const {
     return !registers && !localBytes && !staticSharedBytes &&
-           !maxThreadsPerBlock && !blockThreads && !blocksPerSm && !occupancy;
+           !maxThreadsPerBlock && !blockThreads && !blocksPerSm &&
+           !occupancy && !sass;
   }
 };
 
@@ -151,11 +156,18 @@ struct VerificationResults {
   /// Whether compute-sanitizer checks ran, and why not when they did not.
   bool sanitizerRan = false;
   std::string sanitizerNote;
+  /// Why SASS statistics are missing (no ptxas or nvdisasm, a failure);
+  /// empty when every kernel has them or they were not asked for.
+  std::string sassNote;
   std::vector<BundleResult> bundles;
 };
 
 std::string writeResultsJson(const VerificationResults &results);
 ValueOrError<VerificationResults> parseResultsJson(std::string_view text);
+
+/// "SASS 1234 instructions (FFMA 512, LDS.128 64, ...)" with the `opcodes`
+/// most frequent opcodes.
+std::string describeSass(const SassStatistics &sass, size_t opcodes = 4);
 
 /// The short human summary llmptx-runner prints.
 std::string formatSummary(const VerificationResults &results);

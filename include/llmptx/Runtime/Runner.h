@@ -48,6 +48,9 @@ struct RunnerOptions {
   /// compute-sanitizer runs on shapes whose largest buffer has at most this
   /// many elements (at most two shapes).
   uint64_t sanitizeMaxElements = 1 << 16;
+  /// SASS statistics of every kernel that loads, when ptxas and nvdisasm
+  /// are installed (KernelResources::sass).
+  bool sass = true;
   size_t maxExamples = 10;
   /// Receives one line per finished entry when set.
   std::function<void(const std::string &)> progress;

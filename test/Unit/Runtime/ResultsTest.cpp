@@ -268,9 +268,10 @@ TEST(ResultsTest, OldResultsFilesReadWithoutMeasurements) {
       EXPECT_FALSE(bundle.referenceResources.has_value());
       for (const CandidateResult &candidate : bundle.candidates) {
         EXPECT_FALSE(candidate.resources.has_value());
-        if (candidate.timing)
+        if (candidate.timing) {
           EXPECT_FALSE(candidate.timing->bytes || candidate.timing->flops ||
                        candidate.timing->candidateGbs);
+        }
       }
     }
     std::string summary = formatSummary(*parsed);
