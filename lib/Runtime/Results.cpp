@@ -180,6 +180,17 @@ llmptx::runtime::kernelResourcesJson(const KernelResources &resources) {
     sass["opcodes"] = opcodes;
     r["sass"] = sass;
   }
+  if (!resources.counters.empty()) {
+    OrderedJson counters = OrderedJson::array();
+    for (const Counter &counter : resources.counters) {
+      OrderedJson entry;
+      entry["metric"] = counter.metric;
+      entry["unit"] = counter.unit;
+      entry["value"] = counter.value;
+      counters.push_back(entry);
+    }
+    r["counters"] = counters;
+  }
   return r;
 }
 
@@ -217,6 +228,8 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
   root["sanitizer"] = sanitizer;
   if (!results.sassNote.empty())
     root["sass_note"] = results.sassNote;
+  if (!results.ncuNote.empty())
+    root["ncu_note"] = results.ncuNote;
   OrderedJson bundles = OrderedJson::array();
   for (const BundleResult &bundle : results.bundles) {
     OrderedJson b;
@@ -263,7 +276,7 @@ public:
     if (!reader.expectObject(
             root, "$",
             {"format", "version", "device", "sanitizer", "sass_note",
-             "bundles"}))
+             "ncu_note", "bundles"}))
       return std::nullopt;
     if (reader.string(root, "$", "format", true) != kResultsFormat &&
         !reader.failed())
@@ -316,6 +329,7 @@ public:
           reader.string(*sanitizer, "$.sanitizer", "note", false);
     }
     results.sassNote = reader.string(root, "$", "sass_note", false);
+    results.ncuNote = reader.string(root, "$", "ncu_note", false);
     if (const Json *bundles = reader.member(root, "$", "bundles", true);
         bundles && reader.expectArray(*bundles, "$.bundles"))
       for (size_t i = 0; i < bundles->size() && !reader.failed(); ++i)
@@ -493,7 +507,8 @@ public:
     if (!reader.expectObject(object, path,
                              {"registers", "local_bytes", "static_shared_bytes",
                               "max_threads_per_block", "block_threads",
-                              "blocks_per_sm", "occupancy", "sass"}))
+                              "blocks_per_sm", "occupancy", "sass",
+                              "counters"}))
       return resources;
     resources.registers = optionalInt(object, path, "registers");
     resources.localBytes = optionalInt(object, path, "local_bytes");
@@ -506,6 +521,18 @@ public:
     resources.occupancy = optionalNumber(object, path, "occupancy");
     if (const Json *sass = reader.member(object, path, "sass", false))
       resources.sass = readSass(*sass, path + ".sass");
+    if (const Json *counters = reader.member(object, path, "counters", false);
+        counters && reader.expectArray(*counters, path + ".counters"))
+      for (size_t i = 0; i < counters->size(); ++i) {
+        std::string at = path + ".counters[" + std::to_string(i) + "]";
+        const Json &entry = (*counters)[i];
+        if (!reader.expectObject(entry, at, {"metric", "unit", "value"}))
+          break;
+        resources.counters.push_back(
+            {reader.string(entry, at, "metric", true),
+             reader.string(entry, at, "unit", false),
+             reader.number(entry, at, "value", true)});
+      }
     return resources;
   }
 
@@ -749,6 +776,8 @@ static std::string describeResources(const KernelResources &resources) {
   }
   if (resources.sass)
     add(describeSass(*resources.sass));
+  if (!resources.counters.empty())
+    add("ncu: " + describeCounters(resources.counters));
   return text;
 }
 
@@ -770,6 +799,8 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
     text += "sanitizer: " + results.sanitizerNote + "\n";
   if (!results.sassNote.empty())
     text += "sass: " + results.sassNote + "\n";
+  if (!results.ncuNote.empty())
+    text += "ncu: " + results.ncuNote + "\n";
   for (const BundleResult &bundle : results.bundles) {
     text += "bundle " + bundle.bundle + ": kernel " + bundle.kernel +
             ", reference " + bundle.reference + "\n";

@@ -6,6 +6,7 @@
 
 #include "ResultsJson.h"
 #include "llmptx/Runtime/ChildProcess.h"
+#include "llmptx/Runtime/Counters.h"
 #include "llmptx/Runtime/Plan.h"
 #include "llmptx/Runtime/PtxSignature.h"
 
@@ -63,6 +64,70 @@ static void measureBundleSass(const VerificationBundle &bundle,
        i < bundle.candidates.size() && i < result.candidates.size(); ++i)
     measure(bundle.candidates[i], result.candidates[i].resources);
   ::rmdir(workDir.c_str());
+}
+
+/// Runs kernel `candidate` (-1: the reference) of the bundle at `path`
+/// once at its timing shape under ncu; its counters, or why there are none.
+static ValueOrError<std::vector<Counter>>
+profileKernel(const std::string &ncu, const std::string &path,
+              const VerificationBundle &bundle, int candidate,
+              const RunnerOptions &options) {
+  const std::string &entry =
+      candidate < 0 ? bundle.reference.entry : bundle.candidates[candidate].entry;
+  std::string metrics;
+  for (const std::string &metric : profiledMetrics())
+    metrics += (metrics.empty() ? "" : ",") + metric;
+  std::vector<std::string> argv = {
+      ncu, "--csv", "--metrics", metrics, "-k", "regex:^" + entry + "$",
+      "--launch-count", "1", options.runnerExecutable, "--child-sanitize",
+      path, "--shape", std::to_string(timingShapeIndex(bundle)), "--variant",
+      "0", "--candidate", std::to_string(candidate), "--device",
+      std::to_string(options.device)};
+  if (!options.cudaLibrary.empty()) {
+    argv.push_back("--libcuda");
+    argv.push_back(options.cudaLibrary);
+  }
+  ValueOrError<ChildProcess> spawned = ChildProcess::spawn(argv, 0, false);
+  if (!spawned)
+    return Failure{"cannot start ncu: " + spawned.error()};
+  ChildProcess child = spawned.take();
+  ChildExit exit = child.wait(std::max(120.0, 10 * options.timeoutSeconds));
+  std::vector<Counter> counters = parseNcuCsv(child.output());
+  if (exit.kind != ChildExit::Kind::Exited || exit.code != 0 ||
+      counters.empty()) {
+    std::string output = child.output();
+    if (output.size() > 300)
+      output = output.substr(output.size() - 300);
+    return Failure{"ncu " + exit.describe() + ": " + output};
+  }
+  return counters;
+}
+
+/// Adds Nsight Compute counters to the resources of the reference and of
+/// every candidate that passed.
+static void profileBundle(const std::string &ncu, const BundleInput &input,
+                          BundleResult &result, const RunnerOptions &options,
+                          std::vector<std::string> &notes) {
+  if (!result.error.empty())
+    return;
+  auto profile = [&](int candidate, std::optional<KernelResources> &resources) {
+    ValueOrError<std::vector<Counter>> counters =
+        profileKernel(ncu, input.path, input.bundle, candidate, options);
+    if (!counters) {
+      notes.push_back(input.bundle.kernel + " " +
+                      (candidate < 0 ? input.bundle.reference.name
+                                     : input.bundle.candidates[candidate].name) +
+                      ": " + counters.error());
+      return;
+    }
+    if (!resources)
+      resources = KernelResources();
+    resources->counters = std::move(*counters);
+  };
+  profile(-1, result.referenceResources);
+  for (size_t i = 0; i < result.candidates.size(); ++i)
+    if (result.candidates[i].verdict == Verdict::Pass)
+      profile(static_cast<int>(i), result.candidates[i].resources);
 }
 
 namespace {
@@ -638,10 +703,19 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
     if (!sassTools)
       sassNotes.push_back("ptxas or nvdisasm not found; no SASS statistics");
   }
+  std::string ncu;
+  std::vector<std::string> ncuNotes;
+  if (options.ncu) {
+    ncu = options.ncuPath.empty() ? findCudaTool("ncu") : options.ncuPath;
+    if (ncu.empty())
+      ncuNotes.push_back("ncu not found; no Nsight Compute counters");
+  }
   try {
     for (const BundleInput &input : bundles) {
       BundleRun run(input, options, sanitizer);
       results.bundles.push_back(run.run());
+      if (!ncu.empty())
+        profileBundle(ncu, input, results.bundles.back(), options, ncuNotes);
       if (sassTools)
         measureBundleSass(input.bundle, results.bundles.back(), *sassTools,
                           sassNotes);
@@ -659,5 +733,7 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
     results.sanitizerNote += (results.sanitizerNote.empty() ? "" : "; ") + note;
   for (const std::string &note : sassNotes)
     results.sassNote += (results.sassNote.empty() ? "" : "; ") + note;
+  for (const std::string &note : ncuNotes)
+    results.ncuNote += (results.ncuNote.empty() ? "" : "; ") + note;
   return results;
 }

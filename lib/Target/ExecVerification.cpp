@@ -498,6 +498,9 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
     if (resources->sass)
       os << runtime::describeSass(*resources->sass, 12)
          << " as ptxas makes it on the GPU machine (nvdisasm)\n";
+    if (!resources->counters.empty())
+      os << "Nsight Compute, one run at the timing shape: "
+         << runtime::describeCounters(resources->counters) << "\n";
     if (resources->blocksPerSm && resources->blockThreads)
       os << llvm::formatv("occupancy: {0} block(s) of {1} threads per SM{2}\n",
                           *resources->blocksPerSm, *resources->blockThreads,

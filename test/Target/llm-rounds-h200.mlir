@@ -6,9 +6,9 @@
 // with its own launch (block 256, grid ceildiv(N, 128) x ceildiv(M, 128));
 // round 2 the same kernel again. Each round's bundle holds its candidates
 // and the incumbent, re-timed; llmptx-runner ran the three bundles on an
-// H200 (Inputs/h200/rounds, with SASS statistics from ptxas and nvdisasm
-// there) and results_replay hands the results back, refusing bundles that
-// differ by one byte.
+// H200 (llmptx-runner --ncu: Inputs/h200/rounds, with SASS statistics from
+// ptxas and nvdisasm there and Nsight Compute counters) and results_replay
+// hands the results back, refusing bundles that differ by one byte.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/rounds --log %t/requests.jsonl" \
 // RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/rounds/results.json --ran %S/Inputs/h200/rounds/bundles" \
@@ -30,9 +30,9 @@
 
 // Round 1 gains beyond the noise; round 2's kernel is the same one, whose
 // interval overlaps the incumbent's, so the rounds stop there.
-// REMARK:      remark: llmgen: @sgemm: optimization round 1: o1s0r0 4.194x (95% CI 4.193..4.194) beats s0r0 3.616x (95% CI 3.616..3.617)
-// REMARK:      remark: llmgen: @sgemm: optimization round 2: gained nothing beyond the noise: o2s0r0 4.195x (95% CI 4.194..4.195) against o1s0r0 4.194x (95% CI 4.194..4.195)
-// REMARK:      remark: llmgen: @sgemm: selected the LLM kernel: candidate o1s0r0 verified by execution, 4.19x the reference (95% CI 4.19..4.19, faster); under its own launch grid (ceildiv(N, 128), ceildiv(M, 128), 1), block (256, 1, 1)
+// REMARK:      remark: llmgen: @sgemm: optimization round 1: o1s0r0 4.195x (95% CI 4.194..4.195) beats s0r0 3.614x (95% CI 3.613..3.614)
+// REMARK:      remark: llmgen: @sgemm: optimization round 2: gained nothing beyond the noise: o2s0r0 4.195x (95% CI 4.194..4.195) against o1s0r0 4.197x (95% CI 4.196..4.197)
+// REMARK:      remark: llmgen: @sgemm: selected the LLM kernel: candidate o1s0r0 verified by execution, 4.20x the reference (95% CI 4.20..4.20, faster); under its own launch grid (ceildiv(N, 128), ceildiv(M, 128), 1), block (256, 1, 1)
 
 // BUNDLES:      sgemm_module.sgemm.bundle.json
 // BUNDLES-NEXT: sgemm_module.sgemm.o1.bundle.json
@@ -43,13 +43,14 @@
 // PROMPT:      "kernel": "sgemm", "sample_index": 0, "template_version": "llmptx-optimize-v1+launch-v1"
 // PROMPT:      "kernel": "sgemm", "optimization_round": 1, "sample_index": 0, "template_version": "llmptx-improve-v1+launch-v1"
 // PROMPT-SAME: ## Best kernel so far: candidate s0r0 (verified by execution; make it faster)
-// PROMPT-SAME: ## What was measured on the GPU and by ptxas\nspeed: 3.62x the reference (95% CI 3.62..3.62, faster)\ntime: 0.5897 ms median over 707 runs
+// PROMPT-SAME: ## What was measured on the GPU and by ptxas\nspeed: 3.61x the reference (95% CI 3.61..3.61, faster)\ntime: 0.5901 ms median over 695 runs
 // PROMPT-SAME: at (K=2048, M=2048, N=2048)
-// PROMPT-SAME: compute: 29133 GFLOP/s, 44% of the device's f32 peak of 66908 GFLOP/s
+// PROMPT-SAME: compute: 29111 GFLOP/s, 44% of the device's f32 peak of 66908 GFLOP/s
 // PROMPT-SAME: as the driver loaded it: 77 registers per thread, 0 B of local memory per thread, 8448 B of static shared memory per block
 // PROMPT-SAME: SASS 587 instructions (FFMA 256, IADD3 65, ISETP 58, LDS.128 32,
+// PROMPT-SAME: Nsight Compute, one run at the timing shape: time under the profiler 777.4 us, {{.*}} shared-memory bank conflicts 4880766,
 // PROMPT-SAME: occupancy: 3 block(s) of 256 threads per SM, 38% of the SM's threads
-// PROMPT-SAME: the reference, in the same run:\ntime: 2.1322 ms
+// PROMPT-SAME: the reference, in the same run:\ntime: 2.1317 ms
 // PROMPT-SAME: SASS 131 instructions (IMAD 19, FFMA 16, LDS 16,
 // PROMPT-SAME: ptxas -v here: registers
 // PROMPT-SAME: This is optimization round 1.

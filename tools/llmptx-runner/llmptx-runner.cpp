@@ -44,6 +44,9 @@ static const char *kUsage =
     "                     summaries (no GPU needed)\n"
     "  --no-timing        skip timing\n"
     "  --no-sass          skip SASS statistics (ptxas + nvdisasm, when found)\n"
+    "  --ncu              also run each verified kernel once at the timing\n"
+    "                     shape under Nsight Compute and keep its counters\n"
+    "  --ncu-path PATH    the ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)\n"
     "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
     "                     initcheck) on small shapes when it is installed\n"
     "  --sanitizer PATH   the compute-sanitizer to use\n"
@@ -174,6 +177,10 @@ int main(int argc, char **argv) {
       options.timing = false;
     } else if (arg == "--no-sass") {
       options.sass = false;
+    } else if (arg == "--ncu") {
+      options.ncu = true;
+    } else if (arg == "--ncu-path") {
+      value(options.ncuPath);
     } else if (arg == "--sanitize") {
       options.sanitize = true;
     } else if (arg == "--sanitizer") {

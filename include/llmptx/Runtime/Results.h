@@ -10,6 +10,7 @@
 #define LLMPTX_RUNTIME_RESULTS_H
 
 #include "llmptx/Runtime/Comparison.h"
+#include "llmptx/Runtime/Counters.h"
 #include "llmptx/Runtime/Expression.h"
 #include "llmptx/Runtime/Sass.h"
 #include "llmptx/Runtime/Statistics.h"
@@ -78,12 +79,14 @@ struct KernelResources {
   /// The SASS ptxas makes of the kernel for the device (nvdisasm), when
   /// both tools are on the GPU machine.
   std::optional<SassStatistics> sass;
+  /// Nsight Compute counters of one run at the timing shape (--ncu).
+  std::vector<Counter> counters;
 
   /// Nothing was measured.
   bool empty() const {
     return !registers && !localBytes && !staticSharedBytes &&
            !maxThreadsPerBlock && !blockThreads && !blocksPerSm &&
-           !occupancy && !sass;
+           !occupancy && !sass && counters.empty();
   }
 };
 
@@ -156,6 +159,9 @@ struct VerificationResults {
   /// Whether compute-sanitizer checks ran, and why not when they did not.
   bool sanitizerRan = false;
   std::string sanitizerNote;
+  /// Why Nsight Compute counters are missing (--ncu without ncu, a
+  /// failed profile); empty when not asked for or all were measured.
+  std::string ncuNote;
   /// Why SASS statistics are missing (no ptxas or nvdisasm, a failure);
   /// empty when every kernel has them or they were not asked for.
   std::string sassNote;

@@ -51,6 +51,10 @@ struct RunnerOptions {
   /// SASS statistics of every kernel that loads, when ptxas and nvdisasm
   /// are installed (KernelResources::sass).
   bool sass = true;
+  /// Nsight Compute counters of one run of each verified kernel at the
+  /// timing shape (KernelResources::counters); `ncuPath` empty: search.
+  bool ncu = false;
+  std::string ncuPath;
   size_t maxExamples = 10;
   /// Receives one line per finished entry when set.
   std::function<void(const std::string &)> progress;

@@ -14,13 +14,7 @@ using llmptx::runtime::testing::vaddBundle;
 namespace {
 
 std::string readInput(const std::string &relative) {
-  const char *root = std::getenv("LLMPTX_SRC_ROOT");
-  std::string path = std::string(root ? root : LLMPTX_SOURCE_DIR) +
-                     "/test/Inputs/runtime/" + relative;
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return llmptx::runtime::testing::readRuntimeInput(relative);
 }
 
 TEST(PtxSignatureTest, ReadsTheNvptxReference) {

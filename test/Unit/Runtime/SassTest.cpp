@@ -10,23 +10,19 @@
 #include "llmptx/Runtime/Results.h"
 #include "llmptx/Runtime/Sass.h"
 
+#include "TestBundles.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 using namespace llmptx::runtime;
 
 namespace {
 
 std::string readInput(const std::string &name) {
-  std::ifstream in(std::string(LLMPTX_SOURCE_DIR) + "/test/Inputs/runtime/" +
-                   name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return llmptx::runtime::testing::readRuntimeInput(name);
 }
 
 std::map<std::string, unsigned> countsOf(const SassStatistics &statistics) {

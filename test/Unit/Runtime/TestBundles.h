@@ -5,9 +5,23 @@
 
 #include "llmptx/Runtime/Bundle.h"
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace llmptx::runtime::testing {
+
+/// The text of test/Inputs/runtime/`relative` (empty when missing), under
+/// $LLMPTX_SRC_ROOT when set (lit sets it), else the configured source.
+inline std::string readRuntimeInput(const std::string &relative) {
+  const char *root = std::getenv("LLMPTX_SRC_ROOT");
+  std::ifstream file(std::string(root ? root : LLMPTX_SOURCE_DIR) +
+                     "/test/Inputs/runtime/" + relative);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 /// The vector add of test/Inputs/runtime: c = a + b over memref<?xf32>,
 /// five parameters per memref.
