@@ -19,6 +19,7 @@
 #include "llmptx/LLM/Secrets.h"
 #include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/PTX/Parser.h"
+#include "llmptx/Runtime/Statistics.h"
 #include "llmptx/Target/ReferenceBuild.h"
 #include "llmptx/Target/TargetSettings.h"
 
@@ -834,11 +835,16 @@ static void runOptimizationRounds(
         }
       if (best)
         record.best = best->name();
-      // Faster beyond the noise: above the reference's noise band when the
-      // incumbent is the reference, else its interval above the incumbent's
-      // interval measured in the same run.
-      bool gained = best && (incumbent ? *best->boundLo > *incumbent->boundHi
-                                       : best->comparison == "faster");
+      // Faster beyond the noise: "faster" than the reference when the
+      // incumbent is the reference, else an interval above the incumbent's
+      // (measured in the same run) by the runner's same-speed margin. The
+      // margin is needed: the intervals of one kernel measured twice in
+      // one run can be disjoint (docs/pipeline.md).
+      bool gained =
+          best &&
+          (incumbent ? *best->boundLo >
+                           *incumbent->boundHi * (1 + runtime::kSameMargin)
+                     : best->comparison == "faster");
       record.gained = gained;
       std::string against =
           incumbent ? speedText(*incumbent) : std::string("the reference");
@@ -851,7 +857,11 @@ static void runOptimizationRounds(
           record.note += "; ";
         record.note +=
             best ? "gained nothing beyond the noise: " + speedText(*best) +
-                       " against " + against
+                       " against " + against +
+                       llvm::formatv(" (a gain needs an interval {0}% above "
+                                     "the incumbent's)",
+                                     100 * runtime::kSameMargin)
+                           .str()
                  : std::string("no candidate of the round passed and was timed "
                                "without being slower");
         item->roundsNote =

@@ -31,7 +31,7 @@
 // Round 1 gains beyond the noise; round 2's kernel is the same one, whose
 // interval overlaps the incumbent's, so the rounds stop there.
 // REMARK:      remark: llmgen: @sgemm: optimization round 1: o1s0r0 4.195x (95% CI 4.194..4.195) beats s0r0 3.614x (95% CI 3.613..3.614)
-// REMARK:      remark: llmgen: @sgemm: optimization round 2: gained nothing beyond the noise: o2s0r0 4.195x (95% CI 4.194..4.195) against o1s0r0 4.197x (95% CI 4.196..4.197)
+// REMARK:      remark: llmgen: @sgemm: optimization round 2: gained nothing beyond the noise: o2s0r0 4.195x (95% CI 4.194..4.195) against o1s0r0 4.197x (95% CI 4.196..4.197) (a gain needs an interval 2% above the incumbent's)
 // REMARK:      remark: llmgen: @sgemm: selected the LLM kernel: candidate o1s0r0 verified by execution, 4.20x the reference (95% CI 4.20..4.20, faster); under its own launch grid (ceildiv(N, 128), ceildiv(M, 128), 1), block (256, 1, 1)
 
 // BUNDLES:      sgemm_module.sgemm.bundle.json
