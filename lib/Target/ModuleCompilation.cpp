@@ -858,7 +858,7 @@ static void runOptimizationRounds(
         record.note +=
             best ? "gained nothing beyond the noise: " + speedText(*best) +
                        " against " + against +
-                       llvm::formatv(" (a gain needs an interval {0}% above "
+                       llvm::formatv(" (a gain needs an interval {0:f0}% above "
                                      "the incumbent's)",
                                      100 * runtime::kSameMargin)
                            .str()
