@@ -144,6 +144,17 @@ def select_object(text, index):
         if index >= objects:
             raise BuildError(f'gpu.binary @{name} has {objects} object(s); '
                              f'--object {index} is out of range')
+        current = re.search(r'select_object<(\d+)', text[handler_start:
+                                                         handler_end])
+        if ('launch = {' in text[j:list_end] and
+                index != (int(current.group(1)) if current else 0)):
+            # The objects need different launches: switching only the
+            # handler would run a kernel under the other object's launch.
+            raise BuildError(
+                f'gpu.binary @{name}: its objects record their own launch '
+                f'configurations, which --object cannot rewrite; run '
+                f'`llmptx-opt --llmgen-select-object=index={index}` on the '
+                f'input and build its output without --object')
         out.append(text[pos:handler_start])
         out.append(f'<#gpu.select_object<{index}>> ')
         pos = j
