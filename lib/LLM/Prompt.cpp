@@ -79,6 +79,18 @@ Prompt continueConversation(const Prompt &previous, StringRef previousAnswer,
   return prompt;
 }
 
+/// A prompt of template `version` (plus the launch suffix when the spec
+/// offers a launch choice) with its system message.
+Prompt startPrompt(StringRef version, const KernelSpec &spec,
+                   std::string system) {
+  Prompt prompt;
+  prompt.templateVersion = version.str();
+  if (!spec.launchChoice.empty())
+    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
+  prompt.messages.push_back({"system", std::move(system)});
+  return prompt;
+}
+
 } // namespace
 
 std::string Prompt::hash() const {
@@ -99,11 +111,8 @@ std::string Prompt::hash() const {
 }
 
 Prompt renderTranslatePrompt(const KernelSpec &spec) {
-  Prompt prompt;
-  prompt.templateVersion = TranslateTemplateVersion.str();
-  if (!spec.launchChoice.empty())
-    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
-  prompt.messages.push_back({"system", SystemRules.str()});
+  Prompt prompt =
+      startPrompt(TranslateTemplateVersion, spec, SystemRules.str());
   std::string user = kernelFacts(spec);
   user += "\nWrite the complete PTX module for this kernel, in one ```ptx "
           "block.\n";
@@ -112,11 +121,8 @@ Prompt renderTranslatePrompt(const KernelSpec &spec) {
 }
 
 Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
-  Prompt prompt;
-  prompt.templateVersion = OptimizeTemplateVersion.str();
-  if (!spec.launchChoice.empty())
-    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
-  prompt.messages.push_back({"system", (SystemRules + OptimizeRules).str()});
+  Prompt prompt = startPrompt(OptimizeTemplateVersion, spec,
+                              (SystemRules + OptimizeRules).str());
   std::string user = kernelFacts(spec);
   raw_string_ostream os(user);
   fenced(os, "Reference PTX (correct; make it faster)", "ptx",
@@ -131,11 +137,8 @@ Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
 
 Prompt renderImprovePrompt(const KernelSpec &spec, const Incumbent &incumbent,
                            unsigned round) {
-  Prompt prompt;
-  prompt.templateVersion = ImproveTemplateVersion.str();
-  if (!spec.launchChoice.empty())
-    prompt.templateVersion += "+" + LaunchTemplateVersion.str();
-  prompt.messages.push_back({"system", (SystemRules + OptimizeRules).str()});
+  Prompt prompt = startPrompt(ImproveTemplateVersion, spec,
+                              (SystemRules + OptimizeRules).str());
   std::string user = kernelFacts(spec);
   raw_string_ostream os(user);
   std::string title =
