@@ -208,6 +208,12 @@ static LogicalResult relaunch(gpu::LaunchFuncOp launch, DictionaryAttr record) {
   for (unsigned i = 0; i < 3; ++i)
     blockOperands[i]->set(
         builder.create<arith::ConstantIndexOp>(loc, block[i]));
+  // Sizes the grid does not use were read for nothing.
+  for (auto &entry : *values)
+    if (Operation *read = entry.second.getDefiningOp();
+        read && entry.second.use_empty() &&
+        isa<memref::DimOp, arith::IndexCastOp>(read))
+      read->erase();
   return success();
 }
 
