@@ -62,26 +62,10 @@ void readSeconds(const char *name, double &field,
 Provider::~Provider() = default;
 
 Expected<CacheMode> parseCacheMode(StringRef text) {
-  if (text == "readwrite")
-    return CacheMode::ReadWrite;
-  if (text == "read")
-    return CacheMode::Read;
-  if (text == "off")
-    return CacheMode::Off;
+  if (std::optional<CacheMode> mode = symbolizeCacheMode(text))
+    return *mode;
   return createStringError("unknown cache mode '" + text +
                            "' (expected readwrite, read or off)");
-}
-
-StringRef cacheModeName(CacheMode mode) {
-  switch (mode) {
-  case CacheMode::ReadWrite:
-    return "readwrite";
-  case CacheMode::Read:
-    return "read";
-  case CacheMode::Off:
-    return "off";
-  }
-  return "readwrite";
 }
 
 ProviderConfig ProviderConfig::fromEnvironment() {

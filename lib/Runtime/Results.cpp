@@ -137,7 +137,7 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   t["speedup_spread"] = {timing.speedup.spreadLo, timing.speedup.spreadHi};
   t["speedup_bound"] = {timing.speedup.boundLo, timing.speedup.boundHi};
   t["suspicious"] = timing.speedup.suspicious;
-  t["comparison"] = timing.speedup.comparison;
+  t["comparison"] = comparisonName(timing.speedup.comparison);
   t["l2_flush_bytes"] = timing.l2FlushBytes;
   if (timing.bytes)
     t["bytes"] = *timing.bytes;
@@ -490,7 +490,11 @@ public:
       }
     }
     result.speedup.suspicious = reader.boolean(timing, t, "suspicious", false);
-    result.speedup.comparison = reader.string(timing, t, "comparison", false);
+    std::string comparison = reader.string(timing, t, "comparison", false);
+    if (std::optional<Comparison> parsed = parseComparison(comparison))
+      result.speedup.comparison = *parsed;
+    else if (!comparison.empty())
+      reader.fail(t + ".comparison", "unknown comparison '" + comparison + "'");
     result.l2FlushBytes =
         reader.unsignedInteger(timing, t, "l2_flush_bytes", false);
     result.bytes = optionalUnsigned(timing, t, "bytes");
@@ -828,7 +832,8 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
           if (timing.speedup.boundHi > 0)
             line += " 95% CI [" + formatRatio(timing.speedup.boundLo) + ", " +
                     formatRatio(timing.speedup.boundHi) + "]";
-          line += " " + timing.speedup.comparison + " (reference " +
+          line += std::string(" ") + comparisonName(timing.speedup.comparison) +
+                  " (reference " +
                   formatMs(timing.referenceMs.median) + " ms, candidate " +
                   formatMs(timing.candidateMs.median) + " ms, " +
                   std::to_string(timing.candidateMs.runs) + " runs)";

@@ -33,13 +33,36 @@ TimingStats llmptx::runtime::summarize(const std::vector<double> &samples) {
   return stats;
 }
 
+const char *llmptx::runtime::comparisonName(Comparison comparison) {
+  switch (comparison) {
+  case Comparison::Unknown:
+    return "unknown";
+  case Comparison::Faster:
+    return "faster";
+  case Comparison::Same:
+    return "same";
+  case Comparison::Slower:
+    return "slower";
+  }
+  return "unknown";
+}
+
+std::optional<Comparison>
+llmptx::runtime::parseComparison(std::string_view name) {
+  for (Comparison comparison : {Comparison::Unknown, Comparison::Faster,
+                                Comparison::Same, Comparison::Slower})
+    if (name == comparisonName(comparison))
+      return comparison;
+  return std::nullopt;
+}
+
 SpeedupEstimate
 llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
                                  const std::vector<double> &candidateMs) {
   SpeedupEstimate estimate;
   double candidateMedian = percentile(candidateMs, 0.5);
   if (referenceMs.empty() || candidateMs.empty() || !(candidateMedian > 0)) {
-    estimate.comparison = "unknown";
+    estimate.comparison = Comparison::Unknown;
     return estimate;
   }
   estimate.speedup = percentile(referenceMs, 0.5) / candidateMedian;
@@ -72,10 +95,10 @@ llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
   estimate.boundHi = percentile(bootstrap, 0.975);
 
   if (estimate.boundLo > 1 + kSameMargin)
-    estimate.comparison = "faster";
+    estimate.comparison = Comparison::Faster;
   else if (estimate.boundHi < 1 - kSameMargin)
-    estimate.comparison = "slower";
+    estimate.comparison = Comparison::Slower;
   else
-    estimate.comparison = "same";
+    estimate.comparison = Comparison::Same;
   return estimate;
 }

@@ -19,6 +19,10 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <algorithm>
 
 using namespace llmptx;
 
@@ -33,8 +37,34 @@ llvm::StringRef llmptx::checkLevelName(CheckLevel level) {
     return "lint";
   case CheckLevel::Compile:
     return "compile";
+  case CheckLevel::Exec:
+    return "exec";
   }
   return "none";
+}
+
+llvm::StringRef llmptx::attemptStatusName(AttemptStatus status) {
+  switch (status) {
+  case AttemptStatus::ProviderError:
+    return "provider-error";
+  case AttemptStatus::NoPtx:
+    return "no-ptx";
+  case AttemptStatus::LintError:
+    return "lint-error";
+  case AttemptStatus::AbiError:
+    return "abi-error";
+  case AttemptStatus::CompileError:
+    return "compile-error";
+  case AttemptStatus::LaunchError:
+    return "launch-error";
+  case AttemptStatus::Extracted:
+    return "extracted";
+  case AttemptStatus::LintOk:
+    return "lint-ok";
+  case AttemptStatus::Compiled:
+    return "compiled";
+  }
+  return "provider-error";
 }
 
 std::string Candidate::name() const {
@@ -42,6 +72,12 @@ std::string Candidate::name() const {
   if (optimizationRound > 0)
     text = "o" + std::to_string(optimizationRound) + text;
   return text;
+}
+
+std::string Candidate::failureText() const {
+  if (!verdictDetails.empty())
+    return verdictDetails;
+  return verdict ? runtime::verdictName(*verdict) : "";
 }
 
 static std::vector<std::string>
@@ -56,14 +92,12 @@ formatErrors(const std::vector<ptx::Diagnostic> &diagnostics) {
   return lines;
 }
 
-std::vector<std::string>
-llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
-                          const SearchSettings &settings, Candidate &candidate,
-                          std::string &status) {
-  if (settings.level == CheckLevel::None) {
-    status = "extracted";
-    return {};
-  }
+Validation llmptx::validateCandidate(std::string &ptxText,
+                                     const ptx::AbiContract &abi,
+                                     const SearchSettings &settings,
+                                     Candidate &candidate) {
+  if (settings.level == CheckLevel::None)
+    return {AttemptStatus::Extracted, {}};
 
   ptx::LintOptions lintOptions;
   lintOptions.chip = settings.chip;
@@ -79,39 +113,32 @@ llmptx::validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
       lint = ptx::lintPtx(ptxText, lintOptions);
     }
   }
-  if (ptx::hasErrors(lint)) {
-    status = "lint-error";
-    return formatErrors(lint);
-  }
+  if (ptx::hasErrors(lint))
+    return {AttemptStatus::LintError, formatErrors(lint)};
 
   std::vector<ptx::Diagnostic> abiDiagnostics = ptx::checkAbi(ptxText, abi);
-  if (ptx::hasErrors(abiDiagnostics)) {
-    status = "abi-error";
-    return formatErrors(abiDiagnostics);
-  }
+  if (ptx::hasErrors(abiDiagnostics))
+    return {AttemptStatus::AbiError, formatErrors(abiDiagnostics)};
 
   if (settings.level == CheckLevel::Lint || !settings.toolkit) {
-    status = "lint-ok";
     candidate.level = CheckLevel::Lint;
-    return {};
+    return {AttemptStatus::LintOk, {}};
   }
 
   ptx::CompileResult compiled =
       ptx::compilePtx(ptxText, settings.chip, *settings.toolkit);
   candidate.compiler = compiled.tool;
   if (!compiled.ok) {
-    status = "compile-error";
     std::vector<std::string> lines = formatErrors(compiled.diagnostics);
     if (lines.empty())
       lines.push_back(llvm::formatv("{0}: error: {1} failed: {2}",
                                     kCandidateFile, compiled.tool, compiled.log)
                           .str());
-    return lines;
+    return {AttemptStatus::CompileError, std::move(lines)};
   }
   candidate.resources = compiled.resources;
   candidate.level = CheckLevel::Compile;
-  status = "compiled";
-  return {};
+  return {AttemptStatus::Compiled, {}};
 }
 
 /// Problems of the entry's .reqntid/.maxntid with the block it will be
@@ -157,11 +184,10 @@ checkThreadDirectives(llvm::StringRef ptxText, llvm::StringRef entry,
 
 /// Takes the launch configuration an answer chose, when the kernel's launch
 /// is free and the configuration is valid; otherwise the diagnostics say
-/// why (status launch-error).
+/// why.
 static std::vector<std::string> adoptLaunch(llvm::StringRef text,
                                             const LaunchFreedom &freedom,
-                                            Candidate &candidate,
-                                            std::string &status) {
+                                            Candidate &candidate) {
   std::vector<std::string> problems;
   if (!freedom.allowed) {
     problems.push_back("launch: error: the launch of this kernel is fixed (" +
@@ -176,9 +202,89 @@ static std::vector<std::string> adoptLaunch(llvm::StringRef text,
   } else {
     problems.push_back("launch: error: " + llvm::toString(launch.takeError()));
   }
-  if (!problems.empty())
-    status = "launch-error";
   return problems;
+}
+
+/// The checks of one answer: extraction, lint, ABI, compile, then its launch
+/// (a block of its own, and thread directives against the block it will be
+/// launched with, caught here before any GPU run).
+static Validation checkAnswer(const KernelDescription &kernel,
+                              const llm::ExtractedPtx &extracted,
+                              const SearchSettings &settings,
+                              std::string &ptxText, Candidate &candidate) {
+  if (!extracted.found)
+    return {AttemptStatus::NoPtx,
+            {llvm::formatv("{0}: error: the answer holds no PTX ({1}); answer "
+                           "with one fenced ```ptx block holding the whole "
+                           "module",
+                           kCandidateFile, extracted.note)
+                 .str()}};
+  ptxText = extracted.ptx;
+  Validation validation =
+      validateCandidate(ptxText, kernel.abi, settings, candidate);
+  if (!validation.diagnostics.empty())
+    return validation;
+  std::vector<std::string> problems;
+  if (extracted.launch)
+    problems = adoptLaunch(*extracted.launch, kernel.launch, candidate);
+  if (problems.empty() && kernel.launch.allowed)
+    problems = checkThreadDirectives(ptxText, kernel.name,
+                                     candidate.launch
+                                         ? candidate.launch->block
+                                         : kernel.launch.original.block);
+  if (!problems.empty())
+    return {AttemptStatus::LaunchError, std::move(problems)};
+  return validation;
+}
+
+/// Sends `prompt` to the model as sample `sample`'s round `round`; the
+/// attempt records the call, the completion is the answer.
+static std::pair<Attempt, llm::Completion>
+askModel(const KernelDescription &kernel, const llm::Prompt &prompt,
+         unsigned round, unsigned sample, const SampleOutcome &outcome,
+         llm::Provider &provider, const SearchSettings &settings) {
+  llm::CompletionRequest request;
+  request.messages = prompt.messages;
+  request.sampling = settings.sampling;
+  request.model = settings.model;
+  request.sampleIndex = sample;
+  request.templateVersion = prompt.templateVersion;
+  request.label = kernel.name;
+  request.optimizationRound = outcome.optimizationRound;
+  llm::Completion completion = provider.complete(request);
+
+  Attempt attempt;
+  attempt.optimizationRound = outcome.optimizationRound;
+  attempt.sample = sample;
+  attempt.round = round;
+  attempt.promptHash = prompt.hash();
+  attempt.model = !completion.model.empty() ? completion.model
+                  : !settings.model.empty() ? settings.model
+                                            : provider.kind().str();
+  attempt.promptTokens = completion.promptTokens;
+  attempt.completionTokens = completion.completionTokens;
+  attempt.latencyMs = completion.latencyMs;
+  attempt.cacheHit = completion.cacheHit;
+  for (const std::string &warning : completion.warnings)
+    attempt.warnings.push_back(llm::redactSecrets(warning));
+  return {std::move(attempt), std::move(completion)};
+}
+
+/// "@vadd sample 1 round 0: compiled" on the progress line, when asked for.
+static void reportProgress(const SearchSettings &settings,
+                           const KernelDescription &kernel,
+                           const Attempt &attempt, llvm::StringRef what) {
+  if (!settings.progress)
+    return;
+  std::string round =
+      attempt.optimizationRound
+          ? llvm::formatv("optimization round {0} ", attempt.optimizationRound)
+                .str()
+          : std::string();
+  settings.progress(llvm::formatv("@{0} {1}sample {2} round {3}: {4}",
+                                  kernel.name, round, attempt.sample,
+                                  attempt.round, what)
+                        .str());
 }
 
 /// Asks, validates and repairs from `prompt` at `firstRound` on, until a
@@ -188,49 +294,14 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
                       llm::Provider &provider, const SearchSettings &settings,
                       SampleOutcome &outcome) {
   for (unsigned round = firstRound; round <= settings.repairs; ++round) {
-    llm::CompletionRequest request;
-    request.messages = prompt.messages;
-    request.sampling = settings.sampling;
-    request.model = settings.model;
-    request.sampleIndex = sample;
-    request.templateVersion = prompt.templateVersion;
-    request.label = kernel.name;
-    request.optimizationRound = outcome.optimizationRound;
-    llm::Completion completion = provider.complete(request);
+    auto [attempt, completion] = askModel(kernel, prompt, round, sample,
+                                          outcome, provider, settings);
     outcome.nextRound = round + 1;
-
-    Attempt attempt;
-    attempt.optimizationRound = outcome.optimizationRound;
-    attempt.sample = sample;
-    attempt.round = round;
-    attempt.promptHash = prompt.hash();
-    attempt.model = !completion.model.empty() ? completion.model
-                    : !settings.model.empty() ? settings.model
-                                              : provider.kind().str();
-    attempt.promptTokens = completion.promptTokens;
-    attempt.completionTokens = completion.completionTokens;
-    attempt.latencyMs = completion.latencyMs;
-    attempt.cacheHit = completion.cacheHit;
-    for (const std::string &warning : completion.warnings)
-      attempt.warnings.push_back(llm::redactSecrets(warning));
-
-    auto report = [&](llvm::StringRef what) {
-      if (settings.progress)
-        settings.progress(
-            llvm::formatv("@{0} {1}sample {2} round {3}: {4}", kernel.name,
-                          outcome.optimizationRound
-                              ? llvm::formatv("optimization round {0} ",
-                                              outcome.optimizationRound)
-                                    .str()
-                              : std::string(),
-                          sample, round, what)
-                .str());
-    };
-
     if (!completion.ok) {
-      attempt.status = "provider-error";
+      attempt.status = AttemptStatus::ProviderError;
       attempt.note = llm::redactSecrets(completion.error);
-      report("model call failed: " + attempt.note);
+      reportProgress(settings, kernel, attempt,
+                     "model call failed: " + attempt.note);
       outcome.attempts.push_back(std::move(attempt));
       outcome.providerFailed = true;
       return;
@@ -238,47 +309,25 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
 
     llm::ExtractedPtx extracted = llm::extractPtx(completion.text);
     attempt.note = extracted.note;
-    std::vector<std::string> diagnostics;
     Candidate candidate;
     std::string ptxText;
-    if (!extracted.found) {
-      attempt.status = "no-ptx";
-      diagnostics.push_back(
-          llvm::formatv("{0}: error: the answer holds no PTX ({1}); answer "
-                        "with one fenced ```ptx block holding the whole "
-                        "module",
-                        kCandidateFile, extracted.note)
-              .str());
-    } else {
-      ptxText = std::move(extracted.ptx);
-      diagnostics = validateCandidate(ptxText, kernel.abi, settings, candidate,
-                                      attempt.status);
-      attempt.fixes = candidate.fixes;
-      if (diagnostics.empty() && extracted.launch)
-        diagnostics = adoptLaunch(*extracted.launch, kernel.launch, candidate,
-                                  attempt.status);
-      // With launch freedom the block is known here: a directive that
-      // contradicts it is caught before a GPU run.
-      if (diagnostics.empty() && kernel.launch.allowed) {
-        diagnostics = checkThreadDirectives(
-            ptxText, kernel.name,
-            candidate.launch ? candidate.launch->block
-                             : kernel.launch.original.block);
-        if (!diagnostics.empty())
-          attempt.status = "launch-error";
-      }
-    }
-    attempt.diagnostics = diagnostics;
-    report(diagnostics.empty()
-               ? attempt.status
-               : llvm::formatv("{0} ({1} error(s))", attempt.status,
-                               diagnostics.size())
-                     .str());
+    Validation validation =
+        checkAnswer(kernel, extracted, settings, ptxText, candidate);
+    attempt.status = validation.status;
+    attempt.fixes = candidate.fixes;
+    attempt.diagnostics = validation.diagnostics;
+    reportProgress(settings, kernel, attempt,
+                   validation.diagnostics.empty()
+                       ? attemptStatusName(attempt.status).str()
+                       : llvm::formatv("{0} ({1} error(s))",
+                                       attemptStatusName(attempt.status),
+                                       validation.diagnostics.size())
+                             .str());
     outcome.attempts.push_back(attempt);
     outcome.lastPrompt = prompt;
     outcome.lastAnswer = completion.text;
 
-    if (diagnostics.empty()) {
+    if (validation.diagnostics.empty()) {
       candidate.optimizationRound = outcome.optimizationRound;
       candidate.sample = sample;
       candidate.round = round;
@@ -288,7 +337,8 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
       outcome.candidate = std::move(candidate);
       return;
     }
-    prompt = llm::renderRepairPrompt(prompt, completion.text, diagnostics);
+    prompt = llm::renderRepairPrompt(prompt, completion.text,
+                                     validation.diagnostics);
   }
 }
 
@@ -331,4 +381,30 @@ void llmptx::continueSample(const KernelDescription &kernel,
   }
   runRounds(kernel, std::move(prompt), outcome.nextRound, sample, provider,
             settings, outcome);
+}
+
+void llmptx::runTasks(unsigned count, unsigned threads,
+                      llvm::function_ref<void(unsigned)> task) {
+  if (count == 0)
+    return;
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(
+      threads > 0 ? threads : std::min<unsigned>(count, 8)));
+  for (unsigned index = 0; index < count; ++index)
+    pool.async([&task, index]() { task(index); });
+  pool.wait();
+}
+
+std::string llmptx::resourcesText(const std::vector<ptx::ResourceReport> &all,
+                                  llvm::StringRef entry) {
+  for (const ptx::ResourceReport &report : all)
+    if (report.entry == entry)
+      return llvm::formatv("registers {0}, spill stores {1}, spill loads {2}, "
+                           "shared {3} B, stack {4} B, constant {5} B, "
+                           "barriers {6}",
+                           report.registers, report.spillStores,
+                           report.spillLoads, report.sharedBytes,
+                           report.localBytes, report.constantBytes,
+                           report.barriers)
+          .str();
+  return {};
 }

@@ -15,6 +15,8 @@
 #include "llmptx/LLM/Prompt.h"
 #include "llmptx/LLM/Provider.h"
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/Runtime/Results.h"
+#include "llmptx/Runtime/Verdict.h"
 
 #include <functional>
 #include <optional>
@@ -23,9 +25,26 @@
 
 namespace llmptx {
 
-/// How far a candidate was checked before verification by execution.
-enum class CheckLevel { None, Lint, Compile };
+/// How far a candidate was checked: its checks before execution (None,
+/// Lint, Compile), or Exec once it passed verification by execution.
+enum class CheckLevel { None, Lint, Compile, Exec };
+/// "none", "lint", "compile", "exec".
 llvm::StringRef checkLevelName(CheckLevel level);
+
+/// What became of one model call.
+enum class AttemptStatus {
+  ProviderError, ///< the call failed
+  NoPtx,         ///< the answer holds no PTX
+  LintError,
+  AbiError,
+  CompileError,
+  LaunchError, ///< its launch block or thread directives are refused
+  Extracted,   ///< PTX found; no checks asked for (verify=none)
+  LintOk,      ///< linted and ABI-checked; no toolkit to compile it
+  Compiled,
+};
+/// "provider-error", "no-ptx", ..., "compiled": the report's spelling.
+llvm::StringRef attemptStatusName(AttemptStatus status);
 
 struct SearchSettings {
   std::string chip;
@@ -49,9 +68,7 @@ struct Attempt {
   unsigned optimizationRound = 0;
   unsigned sample = 0;
   unsigned round = 0;
-  /// "provider-error", "no-ptx", "lint-error", "abi-error", "compile-error",
-  /// "extracted" (level none), "lint-ok" (no toolkit), "compiled".
-  std::string status;
+  AttemptStatus status = AttemptStatus::ProviderError;
   std::vector<std::string> diagnostics;
   std::vector<std::string> fixes;
   std::string note; ///< Extraction note or provider error.
@@ -80,13 +97,12 @@ struct Candidate {
   /// The candidate's own launch configuration, when it differs from the
   /// original (only with launch freedom).
   std::optional<LaunchConfig> launch;
-  /// Filled by verification by execution.
-  std::string execVerdict;
-  std::string execDetails;
-  std::optional<double> speedup, spreadLo, spreadHi, boundLo, boundHi,
-      referenceMs, candidateMs;
-  std::string comparison;
-  bool suspicious = false;
+  /// What verification by execution found; absent when it did not run.
+  std::optional<runtime::Verdict> verdict;
+  /// Where and how it first failed (empty when it passed).
+  std::string verdictDetails;
+  /// Its time against the reference's at the timing shape, when timed.
+  std::optional<runtime::CandidateTiming> timing;
   /// What the runner measured of it, one fact per line (time, rates
   /// against the device's peaks, registers, local and shared memory,
   /// occupancy), for the next optimization round.
@@ -94,6 +110,20 @@ struct Candidate {
 
   /// "s0r1": sample 0, repair round 1; "o1s0r0" in optimization round 1.
   std::string name() const;
+  bool passedExecution() const { return verdict == runtime::Verdict::Pass; }
+  bool failedExecution() const {
+    return verdict && *verdict != runtime::Verdict::Pass;
+  }
+  /// The level it reached: Exec once it passed execution.
+  CheckLevel verification() const {
+    return passedExecution() ? CheckLevel::Exec : level;
+  }
+  /// Why execution failed it: the details, else the verdict's name.
+  std::string failureText() const;
+  /// Its speed against the reference, when timed.
+  const runtime::SpeedupEstimate *speed() const {
+    return timing ? &timing->speedup : nullptr;
+  }
 };
 
 struct SampleOutcome {
@@ -134,13 +164,31 @@ void continueSample(const KernelDescription &kernel, SampleOutcome &outcome,
                     llvm::StringRef feedback, unsigned sample,
                     llm::Provider &provider, const SearchSettings &settings);
 
-/// Runs the checks of `level` on `ptxText`; returns the diagnostics (empty
-/// when it passed) and fills `candidate`'s fixes, resources and compiler.
-std::vector<std::string> validateCandidate(std::string &ptxText,
-                                           const ptx::AbiContract &abi,
-                                           const SearchSettings &settings,
-                                           Candidate &candidate,
-                                           std::string &status);
+/// The checks of one answer: its status and, when it failed, the
+/// diagnostics the repair prompt shows.
+struct Validation {
+  AttemptStatus status = AttemptStatus::Extracted;
+  std::vector<std::string> diagnostics;
+};
+
+/// Runs the checks of `settings.level` on `ptxText` (fixing it mechanically
+/// where lint allows) and fills `candidate`'s fixes, level, resources and
+/// compiler.
+Validation validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
+                             const SearchSettings &settings,
+                             Candidate &candidate);
+
+/// Runs `task(0)` ... `task(count - 1)` on a pool of `threads` threads (0:
+/// min(count, 8)) and waits for them. Model calls wait on the network, so
+/// there may be more threads than cores; the provider bounds its own
+/// requests in flight.
+void runTasks(unsigned count, unsigned threads,
+              llvm::function_ref<void(unsigned)> task);
+
+/// "registers 32, spill stores 0, ..., barriers 1" of `entry` in `reports`
+/// (ptxas -v), or "" when it is not there.
+std::string resourcesText(const std::vector<ptx::ResourceReport> &reports,
+                          llvm::StringRef entry);
 
 } // namespace llmptx
 

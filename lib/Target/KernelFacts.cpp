@@ -11,6 +11,7 @@
 #include "LaunchFreedom.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/Dialect/LLMGen/IR/LLMGenProperties.h"
 #include "llmptx/PTX/Parser.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -369,7 +370,7 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
                         bool analyzeLaunches) {
   auto module = cast<gpu::GPUModuleOp>(op);
   ptx::ParseResult parsed = ptx::parsePtx(referencePtx);
-  auto recorded = module->getAttrOfType<DictionaryAttr>("llmgen.kernels");
+  auto recorded = module->getAttrOfType<DictionaryAttr>(llmgen::kKernelsAttrName);
 
   std::vector<KernelDescription> kernels;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -390,10 +391,10 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
     DictionaryAttr record =
         recorded ? recorded.getAs<DictionaryAttr>(kernel.name) : nullptr;
     if (record) {
-      kernel.source = record.getAs<StringAttr>("source").getValue().str();
-      auto type = record.getAs<TypeAttr>("function_type");
-      auto access = record.getAs<ArrayAttr>("access");
-      auto alignment = record.getAs<DenseI64ArrayAttr>("align");
+      kernel.source = record.getAs<StringAttr>(llmgen::kRecordedSource).getValue().str();
+      auto type = record.getAs<TypeAttr>(llmgen::kRecordedFunctionType);
+      auto access = record.getAs<ArrayAttr>(llmgen::kRecordedAccess);
+      auto alignment = record.getAs<DenseI64ArrayAttr>(llmgen::kRecordedAlignment);
       if (type) {
         auto function = cast<FunctionType>(type.getValue());
         for (auto [index, input] : llvm::enumerate(function.getInputs())) {

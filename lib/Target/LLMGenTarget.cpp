@@ -1,19 +1,20 @@
 //===- LLMGenTarget.cpp - #llmgen.target serialization ----------*- C++ -*-===//
 //
 // The `gpu::TargetAttrInterface` model of `#llmgen.target`. Serializing a
-// module decides which object each slot gets (ModuleCompilation.cpp) and
-// records that decision on the module (`llmgen.outcome`), so the alternate
-// slot and `createObject` reuse it instead of recomputing, the way the NVVM
-// target hands its timings to its own `createObject`.
+// module runs its ModuleCompiler, which decides which object each slot
+// gets, and records that decision on the module (`llmgen.outcome`), so the
+// alternate slot and `createObject` reuse it instead of recomputing, the way
+// the NVVM target hands its timings to its own `createObject`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Target/LLMGenTarget.h"
 
-#include "ModuleCompilation.h"
+#include "ModuleCompiler.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 #include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
+#include "llmptx/Dialect/LLMGen/IR/LLMGenProperties.h"
 #include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/Target/ReferenceBuild.h"
 
@@ -31,9 +32,6 @@
 using namespace mlir;
 using namespace llmptx;
 
-/// Module attribute holding the decision of the selected slot.
-static constexpr StringLiteral kOutcomeAttrName = "llmgen.outcome";
-
 namespace {
 class LLMGenTargetAttrImpl
     : public gpu::TargetAttrInterface::FallbackModel<LLMGenTargetAttrImpl> {
@@ -48,24 +46,24 @@ public:
 };
 } // namespace
 
-static StringRef slotName(llmgen::Slot slot) {
-  return slot == llmgen::Slot::Selected ? "selected" : "alternate";
-}
-
 /// The recorded outcome of `target`'s slot, or null.
 static DictionaryAttr slotOutcome(Operation *module,
                                   llmgen::TargetAttr target) {
-  auto outcome = module->getAttrOfType<DictionaryAttr>(kOutcomeAttrName);
-  return outcome ? outcome.getAs<DictionaryAttr>(slotName(target.getSlot()))
+  auto outcome =
+      module->getAttrOfType<DictionaryAttr>(llmgen::kOutcomeAttrName);
+  return outcome ? outcome.getAs<DictionaryAttr>(
+                       llmgen::stringifySlot(target.getSlot()))
                  : nullptr;
 }
 
 /// Whether the slot of `target` holds LLM kernels.
 static bool isLLMSlot(Operation *module, llmgen::TargetAttr target) {
   DictionaryAttr slot = slotOutcome(module, target);
-  auto properties = slot ? slot.getAs<DictionaryAttr>("properties") : nullptr;
-  auto source =
-      properties ? properties.getAs<StringAttr>("llmgen.source") : nullptr;
+  auto properties =
+      slot ? slot.getAs<DictionaryAttr>(llmgen::kOutcomeProperties) : nullptr;
+  auto source = properties
+                    ? properties.getAs<StringAttr>(llmgen::kSourceProperty)
+                    : nullptr;
   return source && source.getValue() == "llm";
 }
 
@@ -81,16 +79,17 @@ std::optional<SmallVector<char, 0>> LLMGenTargetAttrImpl::serializeToObject(
 
   // The alternate slot reuses the decision of the selected one; serialized
   // on its own (or first) it makes the decision itself.
-  if (!module->hasAttr(kOutcomeAttrName) ||
+  if (!module->hasAttr(llmgen::kOutcomeAttrName) ||
       target.getSlot() == llmgen::Slot::Selected) {
     FailureOr<DictionaryAttr> decided =
-        decideModuleOutcome(target, module, options);
+        ModuleCompiler(target, cast<gpu::GPUModuleOp>(module), options).run();
     if (failed(decided))
       return std::nullopt;
-    module->setAttr(kOutcomeAttrName, *decided);
+    module->setAttr(llmgen::kOutcomeAttrName, *decided);
   }
-  StringRef ptx =
-      slotOutcome(module, target).getAs<StringAttr>("ptx").getValue();
+  StringRef ptx = slotOutcome(module, target)
+                      .getAs<StringAttr>(llmgen::kOutcomePtx)
+                      .getValue();
 
   gpu::CompilationTarget format = options.getCompilationTarget();
   if (format == gpu::CompilationTarget::Assembly)
@@ -154,10 +153,12 @@ LLMGenTargetAttrImpl::createObject(Attribute attribute, Operation *module,
 
   SmallVector<NamedAttribute> properties;
   if (DictionaryAttr slot = slotOutcome(module, target))
-    if (auto provenance = slot.getAs<DictionaryAttr>("properties"))
+    if (auto provenance =
+            slot.getAs<DictionaryAttr>(llmgen::kOutcomeProperties))
       llvm::append_range(properties, provenance.getValue());
   properties.push_back(builder.getNamedAttr(
-      "llmgen.slot", builder.getStringAttr(slotName(target.getSlot()))));
+      llmgen::kSlotProperty,
+      builder.getStringAttr(llmgen::stringifySlot(target.getSlot()))));
   if (options.getCompilationTarget() == gpu::CompilationTarget::Assembly)
     properties.push_back(
         builder.getNamedAttr("O", builder.getI32IntegerAttr(target.getO())));

@@ -11,7 +11,7 @@
 
 #include "LaunchFreedom.h"
 
-#include "ExecVerification.h"
+#include "BundleFromFacts.h"
 #include "KernelFacts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -131,12 +131,17 @@ hostExpression(Value value, gpu::LaunchFuncOp launch,
   return std::nullopt;
 }
 
+/// Why the launch is not free, as an error.
+static llvm::Error fixedLaunch(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+}
+
 /// Where each size can be read at a launch, from the harness's args: every
 /// scalar argument that is exactly the size, and every memref dynamic
-/// dimension that is exactly the size, in argument order. Fills `missing`
-/// with the first size that has none.
-static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
-                                               std::string &missing) {
+/// dimension that is exactly the size, in argument order. Fails on the
+/// first size that has none.
+static llvm::Expected<std::vector<SizeSource>>
+findSizeSources(const KernelDescription &kernel) {
   std::vector<SizeSource> sources;
   if (!kernel.harness)
     return sources;
@@ -163,12 +168,11 @@ static std::vector<SizeSource> findSizeSources(const KernelDescription &kernel,
         ++nextDynamic;
       }
     }
-    if (sources.size() == before) {
-      missing = "size " + size +
-                " is neither a scalar argument nor a memref dimension in the "
-                "harness's args, so a launch cannot compute a grid from it";
-      return {};
-    }
+    if (sources.size() == before)
+      return fixedLaunch("size " + size +
+                         " is neither a scalar argument nor a memref "
+                         "dimension in the harness's args, so a launch "
+                         "cannot compute a grid from it");
   }
   return sources;
 }
@@ -182,30 +186,15 @@ static std::vector<std::string> sizeNames(const LaunchFreedom &freedom) {
   return names;
 }
 
-LaunchFreedom llmptx::analyzeLaunchFreedom(gpu::GPUModuleOp module,
-                                           const KernelDescription &kernel) {
-  LaunchFreedom freedom;
-  auto refuse = [&](std::string why) {
-    freedom.allowed = false;
-    freedom.reason = std::move(why);
-    return freedom;
-  };
-  std::string missing;
-  std::optional<LaunchConfig> original = referenceLaunch(kernel, missing);
-  if (!original)
-    return refuse("verification cannot run the kernel: " + missing);
-  freedom.original = *original;
-  freedom.shapes = bundleShapes(kernel);
-  freedom.sources = findSizeSources(kernel, missing);
-  if (!missing.empty())
-    return refuse(missing);
-
+/// Every gpu.launch_func of `kernel` in the host module around `module`;
+/// fails when the kernel may be launched elsewhere or is referenced by
+/// anything but a launch.
+static llvm::Expected<SmallVector<gpu::LaunchFuncOp>>
+collectLaunches(gpu::GPUModuleOp module, const KernelDescription &kernel) {
   auto host = dyn_cast_or_null<ModuleOp>(module->getParentOp());
   if (!host || host->getParentOp())
-    return refuse("the gpu.module is not in a top-level module, so its "
-                  "launches may be elsewhere");
-
-  // Every reference to the kernel must be one of the launches seen here.
+    return fixedLaunch("the gpu.module is not in a top-level module, so its "
+                       "launches may be elsewhere");
   SymbolRefAttr kernelRef = SymbolRefAttr::get(
       module.getNameAttr(),
       {FlatSymbolRefAttr::get(module.getContext(), kernel.name)});
@@ -227,81 +216,138 @@ LaunchFreedom llmptx::analyzeLaunchFreedom(gpu::GPUModuleOp module,
     return WalkResult::advance();
   });
   if (!otherUse.empty())
-    return refuse("@" + kernel.name + " is referenced by " + otherUse +
-                  ", not only launched");
+    return fixedLaunch("@" + kernel.name + " is referenced by " + otherUse +
+                       ", not only launched");
   if (launches.empty())
-    return refuse("the module has no gpu.launch_func of @" + kernel.name +
-                  " (its launches are elsewhere)");
+    return fixedLaunch("the module has no gpu.launch_func of @" + kernel.name +
+                       " (its launches are elsewhere)");
+  return launches;
+}
 
+/// The launch's block must be verification's, as constants.
+static llvm::Error checkBlock(gpu::LaunchFuncOp launch,
+                              const LaunchFreedom &freedom,
+                              const std::string &where) {
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  std::array<int64_t, 3> blockValues{0, 0, 0};
+  Value blockDims[] = {block.x, block.y, block.z};
+  for (unsigned i = 0; i < 3; ++i) {
+    APInt value;
+    if (!matchPattern(blockDims[i], m_ConstantInt(&value)))
+      return fixedLaunch(where + " has a block size that is not constant");
+    blockValues[i] = value.getSExtValue();
+  }
+  if (blockValues != freedom.original.block)
+    return fixedLaunch(where + " has block (" + joinInts(blockValues) +
+                       ") where verification runs (" +
+                       joinInts(freedom.original.block) + ")");
+  return llvm::Error::success();
+}
+
+/// The launch's dynamic shared memory must be verification's, as a
+/// constant.
+static llvm::Error checkSharedMemory(gpu::LaunchFuncOp launch,
+                                     const KernelDescription &kernel,
+                                     const std::string &where) {
   int64_t sharedBytes =
       kernel.hostLaunch ? kernel.hostLaunch->dynamicSharedBytes : 0;
-  for (gpu::LaunchFuncOp launch : launches) {
-    std::string where = "the launch at " + locationText(launch.getLoc());
-    if (launch.getKernelOperands().size() != kernel.args.size())
-      return refuse(where + " passes " +
-                    std::to_string(launch.getKernelOperands().size()) +
-                    " arguments, the kernel has " +
-                    std::to_string(kernel.args.size()));
-    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-    std::array<int64_t, 3> blockValues{0, 0, 0};
-    Value blockDims[] = {block.x, block.y, block.z};
-    for (unsigned i = 0; i < 3; ++i) {
-      APInt value;
-      if (!matchPattern(blockDims[i], m_ConstantInt(&value)))
-        return refuse(where + " has a block size that is not constant");
-      blockValues[i] = value.getSExtValue();
-    }
-    if (blockValues != freedom.original.block)
-      return refuse(where + " has block (" + joinInts(blockValues) +
-                    ") where verification runs (" +
-                    joinInts(freedom.original.block) + ")");
-    int64_t shared = 0;
-    if (Value bytes = launch.getDynamicSharedMemorySize()) {
-      APInt value;
-      if (!matchPattern(bytes, m_ConstantInt(&value)))
-        return refuse(where + " has a dynamic shared memory size that is not "
-                              "constant");
-      shared = value.getSExtValue();
-    }
-    if (shared != sharedBytes)
-      return refuse(where + " uses " + std::to_string(shared) +
-                    " bytes of dynamic shared memory where verification "
-                    "uses " +
-                    std::to_string(sharedBytes));
-    if (freedom.sources.empty()) {
-      // No sizes: verification ran the host's constant launch, so every
-      // launch must be that launch exactly.
-      std::optional<ConstantLaunch> constant = describeConstantLaunch(launch);
-      if (!constant || !kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
-        return refuse(where + " is not the constant launch verification "
-                              "runs");
-      continue;
-    }
-    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-    Value gridDims[] = {grid.x, grid.y, grid.z};
-    for (unsigned i = 0; i < 3; ++i) {
-      std::optional<std::string> expression =
-          hostExpression(gridDims[i], launch, freedom.sources);
-      if (!expression)
-        return refuse(where + ": grid dimension " + std::to_string(i) +
-                      " is not an integer expression of the sizes");
-      for (const runtime::SizeBindings &shape : freedom.shapes) {
-        runtime::ValueOrError<int64_t> hostValue =
-            runtime::evaluateExpression(*expression, shape);
-        runtime::ValueOrError<int64_t> verifiedValue =
-            runtime::evaluateExpression(freedom.original.grid[i], shape);
-        if (!hostValue || !verifiedValue || *hostValue != *verifiedValue)
-          return refuse(llvm::formatv("{0} computes grid dimension {1} as "
-                                      "{2}, which is not verification's "
-                                      "{3} on every shape",
-                                      where, i, *expression,
-                                      freedom.original.grid[i])
-                            .str());
-      }
+  int64_t shared = 0;
+  if (Value bytes = launch.getDynamicSharedMemorySize()) {
+    APInt value;
+    if (!matchPattern(bytes, m_ConstantInt(&value)))
+      return fixedLaunch(where + " has a dynamic shared memory size that is "
+                                 "not constant");
+    shared = value.getSExtValue();
+  }
+  if (shared != sharedBytes)
+    return fixedLaunch(where + " uses " + std::to_string(shared) +
+                       " bytes of dynamic shared memory where verification "
+                       "uses " +
+                       std::to_string(sharedBytes));
+  return llvm::Error::success();
+}
+
+/// Each grid dimension of the launch must be an expression of the sizes
+/// equal to verification's on every shape it tests.
+static llvm::Error checkGrid(gpu::LaunchFuncOp launch,
+                             const LaunchFreedom &freedom,
+                             const std::string &where) {
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  Value gridDims[] = {grid.x, grid.y, grid.z};
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<std::string> expression =
+        hostExpression(gridDims[i], launch, freedom.sources);
+    if (!expression)
+      return fixedLaunch(where + ": grid dimension " + std::to_string(i) +
+                         " is not an integer expression of the sizes");
+    for (const runtime::SizeBindings &shape : freedom.shapes) {
+      runtime::ValueOrError<int64_t> hostValue =
+          runtime::evaluateExpression(*expression, shape);
+      runtime::ValueOrError<int64_t> verifiedValue =
+          runtime::evaluateExpression(freedom.original.grid[i], shape);
+      if (!hostValue || !verifiedValue || *hostValue != *verifiedValue)
+        return fixedLaunch(llvm::formatv("{0} computes grid dimension {1} as "
+                                         "{2}, which is not verification's "
+                                         "{3} on every shape",
+                                         where, i, *expression,
+                                         freedom.original.grid[i]));
     }
   }
+  return llvm::Error::success();
+}
+
+/// One host launch must be exactly the launch verification runs.
+static llvm::Error checkLaunch(gpu::LaunchFuncOp launch,
+                               const KernelDescription &kernel,
+                               const LaunchFreedom &freedom) {
+  std::string where = "the launch at " + locationText(launch.getLoc());
+  if (launch.getKernelOperands().size() != kernel.args.size())
+    return fixedLaunch(where + " passes " +
+                       std::to_string(launch.getKernelOperands().size()) +
+                       " arguments, the kernel has " +
+                       std::to_string(kernel.args.size()));
+  if (llvm::Error error = checkBlock(launch, freedom, where))
+    return error;
+  if (llvm::Error error = checkSharedMemory(launch, kernel, where))
+    return error;
+  if (!freedom.sources.empty())
+    return checkGrid(launch, freedom, where);
+  // No sizes: verification ran the host's constant launch, so every launch
+  // must be that launch exactly.
+  std::optional<ConstantLaunch> constant = describeConstantLaunch(launch);
+  if (!constant || !kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
+    return fixedLaunch(where + " is not the constant launch verification "
+                               "runs");
+  return llvm::Error::success();
+}
+
+LaunchFreedom llmptx::analyzeLaunchFreedom(gpu::GPUModuleOp module,
+                                           const KernelDescription &kernel) {
+  LaunchFreedom freedom;
+  auto refuse = [&](llvm::Error why) {
+    freedom.allowed = false;
+    freedom.reason = llvm::toString(std::move(why));
+    return freedom;
+  };
+  llvm::Expected<LaunchConfig> original = referenceLaunch(kernel);
+  if (!original)
+    return refuse(fixedLaunch("verification cannot run the kernel: " +
+                              llvm::toString(original.takeError())));
+  freedom.original = *original;
+  freedom.shapes = bundleShapes(kernel);
+  llvm::Expected<std::vector<SizeSource>> sources = findSizeSources(kernel);
+  if (!sources)
+    return refuse(sources.takeError());
+  freedom.sources = std::move(*sources);
+  llvm::Expected<SmallVector<gpu::LaunchFuncOp>> launches =
+      collectLaunches(module, kernel);
+  if (!launches)
+    return refuse(launches.takeError());
+  for (gpu::LaunchFuncOp launch : *launches)
+    if (llvm::Error why = checkLaunch(launch, kernel, freedom))
+      return refuse(std::move(why));
   freedom.allowed = true;
-  freedom.launches = launches.size();
+  freedom.launches = launches->size();
   return freedom;
 }
 

@@ -1,6 +1,14 @@
 //===- RunReport.cpp - The JSON report of an llm-lower run ------*- C++ -*-===//
+//
+// The report says everything the compiler decided and why, so a run can be
+// audited afterwards; what it records of a candidate is what the next
+// stage saw of it.
+//
+//===----------------------------------------------------------------------===//
 
 #include "RunReport.h"
+
+#include "llmptx/PTX/CompileCheck.h"
 
 #include "llmptx/LLM/Secrets.h"
 
@@ -78,4 +86,142 @@ std::string llmptx::appendToReport(llvm::StringRef path,
     return "cannot write " + path.str() + ": " + error.message();
   }
   return {};
+}
+
+static llvm::json::Array stringArray(const std::vector<std::string> &lines) {
+  llvm::json::Array array;
+  for (const std::string &line : lines)
+    array.push_back(line);
+  return array;
+}
+
+static llvm::json::Object attemptRecord(const Attempt &attempt) {
+  llvm::json::Object record{{"optimization_round", attempt.optimizationRound},
+                            {"sample", attempt.sample},
+                            {"round", attempt.round},
+                            {"status", attemptStatusName(attempt.status)},
+                            {"diagnostics", stringArray(attempt.diagnostics)},
+                            {"fixes", stringArray(attempt.fixes)},
+                            {"model", attempt.model},
+                            {"prompt_hash", attempt.promptHash},
+                            {"prompt_tokens", attempt.promptTokens},
+                            {"completion_tokens", attempt.completionTokens},
+                            {"latency_ms", attempt.latencyMs},
+                            {"cache_hit", attempt.cacheHit}};
+  if (!attempt.note.empty())
+    record["note"] = attempt.note;
+  if (!attempt.warnings.empty())
+    record["warnings"] = stringArray(attempt.warnings);
+  return record;
+}
+
+static llvm::json::Object timingRecord(const runtime::CandidateTiming &timing) {
+  const runtime::SpeedupEstimate &speed = timing.speedup;
+  return llvm::json::Object{
+      {"speedup", speed.speedup},
+      {"pair_ratio_p10", speed.spreadLo},
+      {"pair_ratio_p90", speed.spreadHi},
+      {"speedup_ci95",
+       speed.hasBound() ? llvm::json::Value(llvm::json::Array{speed.boundLo,
+                                                              speed.boundHi})
+                        : llvm::json::Value(nullptr)},
+      {"reference_ms", timing.referenceMs.median},
+      {"candidate_ms", timing.candidateMs.median},
+      {"comparison", runtime::comparisonName(speed.comparison)},
+      {"suspicious", speed.suspicious}};
+}
+
+static llvm::json::Object candidateRecord(const Candidate &candidate) {
+  llvm::json::Array resources;
+  for (const ptx::ResourceReport &report : candidate.resources)
+    resources.push_back(ptx::toJson(report));
+  llvm::json::Object record{{"name", candidate.name()},
+                            {"level", checkLevelName(candidate.level)},
+                            {"compiler", candidate.compiler},
+                            {"resources", std::move(resources)}};
+  if (candidate.launch) {
+    llvm::json::Array grid, block;
+    for (unsigned i = 0; i < 3; ++i) {
+      grid.push_back(candidate.launch->grid[i]);
+      block.push_back(candidate.launch->block[i]);
+    }
+    record["launch"] = llvm::json::Object{{"grid", std::move(grid)},
+                                          {"block", std::move(block)}};
+  }
+  if (candidate.verdict)
+    record["exec_verdict"] = runtime::verdictName(*candidate.verdict);
+  if (!candidate.verdictDetails.empty())
+    record["exec_details"] = candidate.verdictDetails;
+  if (candidate.timing)
+    record["timing"] = timingRecord(*candidate.timing);
+  if (!candidate.measurements.empty())
+    record["measurements"] = candidate.measurements;
+  return record;
+}
+
+static llvm::json::Array roundRecords(const std::vector<RoundRecord> &rounds) {
+  llvm::json::Array records;
+  for (const RoundRecord &round : rounds) {
+    llvm::json::Object entry{{"round", round.round},
+                             {"incumbent", round.incumbent},
+                             {"candidates", stringArray(round.candidates)},
+                             {"gained", round.gained},
+                             {"note", round.note}};
+    if (!round.best.empty())
+      entry["best"] = round.best;
+    records.push_back(std::move(entry));
+  }
+  return records;
+}
+
+llvm::json::Object llmptx::kernelRecord(const KernelWork &work,
+                                        llvm::StringRef moduleName) {
+  llvm::json::Array attempts;
+  for (const SampleOutcome *sample : work.allSamples())
+    for (const Attempt &attempt : sample->attempts)
+      attempts.push_back(attemptRecord(attempt));
+  llvm::json::Array candidates;
+  for (const SampleOutcome *sample : work.allSamples())
+    for (const Candidate &rejected : sample->rejected)
+      candidates.push_back(candidateRecord(rejected));
+  for (const Candidate *candidate : work.candidates)
+    candidates.push_back(candidateRecord(*candidate));
+  llvm::json::Object record{
+      {"name", work.description ? work.description->name : std::string()},
+      {"module", moduleName},
+      {"selected", work.choice.selected ? "llm" : "nvptx"},
+      {"reason", work.choice.reason},
+      {"verification", checkLevelName(work.choice.verification)},
+      {"attempts", std::move(attempts)},
+      {"candidates", std::move(candidates)}};
+  if (work.choice.selected)
+    record["candidate"] = work.choice.selected->name();
+  if (!work.execNote.empty())
+    record["exec_note"] = work.execNote;
+  if (!work.rounds.empty() || !work.roundsNote.empty()) {
+    record["rounds"] = roundRecords(work.rounds);
+    record["rounds_note"] = work.roundsNote;
+  }
+  if (work.description) {
+    const LaunchFreedom &freedom = work.description->launch;
+    record["launch_freedom"] =
+        freedom.allowed
+            ? llvm::formatv("allowed: {0} host launch(es) of {1}",
+                            freedom.launches, freedom.original.str())
+                  .str()
+            : "fixed: " + freedom.reason;
+  }
+  return record;
+}
+
+llvm::json::Object llmptx::referenceKernelRecord(llvm::StringRef name,
+                                                 llvm::StringRef moduleName,
+                                                 llvm::StringRef reason) {
+  return llvm::json::Object{{"name", name},
+                            {"module", moduleName},
+                            {"selected", "nvptx"},
+                            {"reason", reason},
+                            {"verification", "none"},
+                            {"attempts", llvm::json::Array()},
+                            {"candidates", llvm::json::Array()}};
 }

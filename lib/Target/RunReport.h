@@ -9,6 +9,8 @@
 #ifndef LLMPTX_LIB_TARGET_RUNREPORT_H
 #define LLMPTX_LIB_TARGET_RUNREPORT_H
 
+#include "KernelWork.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -22,6 +24,17 @@ namespace llmptx {
 std::string appendToReport(llvm::StringRef path, llvm::json::Object settings,
                            llvm::json::Object moduleRecord,
                            llvm::json::Array kernels);
+
+/// The report's record of one kernel: the choice and its reason, every
+/// attempt, every candidate with what execution found, the rounds and
+/// whether the launch was free.
+llvm::json::Object kernelRecord(const KernelWork &work,
+                                llvm::StringRef moduleName);
+
+/// The record of a kernel of a module that asked no model.
+llvm::json::Object referenceKernelRecord(llvm::StringRef name,
+                                         llvm::StringRef moduleName,
+                                         llvm::StringRef reason);
 
 } // namespace llmptx
 

@@ -1,47 +1,79 @@
 //===- TargetSettings.cpp - Resolved settings of #llmgen.target -*- C++ -*-===//
 //
-// Fills the settings the attribute leaves empty from the environment, so the
-// same module behaves the same under `llmptx-opt` and a stock `mlir-opt`.
+// The environment is read when the module is serialized, so the same module
+// behaves the same under `llmptx-opt` and a stock `mlir-opt`, and
+// `--llm-lower` honours each variable exactly as `llmptx-llm` does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Target/TargetSettings.h"
 
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.h"
+
 #include <cstdlib>
+#include <type_traits>
 
 using namespace llmptx;
 
-static std::string orEnvironment(llvm::StringRef value, const char *variable) {
-  if (!value.empty())
-    return value.str();
-  if (const char *fromEnv = std::getenv(variable))
-    return fromEnv;
-  return {};
+static llvm::StringRef environment(const char *variable) {
+  const char *value = std::getenv(variable);
+  return value ? value : "";
+}
+
+static void applyEnvironment(std::string &value, const char *variable,
+                             llvm::StringRef byDefault) {
+  if (value == byDefault && !environment(variable).empty())
+    value = environment(variable).str();
+}
+
+/// An unknown spelling leaves the default; the provider's configuration,
+/// which reads the same variable, then fails with a message naming it.
+static void applyEnvironment(llm::CacheMode &value, const char *variable,
+                             llm::CacheMode byDefault) {
+  if (value != byDefault)
+    return;
+  if (std::optional<llm::CacheMode> mode =
+          llm::symbolizeCacheMode(environment(variable)))
+    value = *mode;
 }
 
 TargetSettings TargetSettings::resolve(llmgen::TargetAttr target) {
   TargetSettings settings;
-  settings.chip = target.getChip().str();
-  settings.provider = orEnvironment(target.getProvider(), "LLMPTX_PROVIDER");
-  settings.model = orEnvironment(target.getModel(), "LLMPTX_MODEL");
-  settings.baseUrl = orEnvironment(target.getBaseUrl(), "LLMPTX_BASE_URL");
-  settings.execCommand =
-      orEnvironment(target.getExecCommand(), "LLMPTX_EXEC_COMMAND");
-  settings.samples = target.getSamples();
-  settings.repairs = target.getRepairs();
-  settings.mode = target.getMode();
-  settings.rounds = target.getRounds() >= 0
-                        ? target.getRounds()
-                        : (settings.mode == llmgen::Mode::Optimize ? 2 : 0);
-  settings.verification = target.getVerification();
-  settings.select = target.getSelect();
-  settings.strict = target.getStrict();
-  settings.cache = target.getCache();
-  settings.cacheDir = orEnvironment(target.getCacheDir(), "LLMPTX_CACHE_DIR");
-  settings.runner = orEnvironment(target.getRunner(), "LLMPTX_RUNNER");
-  settings.report = target.getReport().str();
-  settings.emitBundles = target.getEmitBundles().str();
-  settings.jobs = target.getJobs();
-  settings.slot = target.getSlot();
+#define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
+  settings.Name = typename SettingStorage<Type>::type(target.Getter());
+#define LLMGEN_ENVIRONMENT(Name, Variable, Default)                            \
+  applyEnvironment(settings.Name, Variable, Default);
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+  if (settings.rounds < 0)
+    settings.rounds = settings.mode == llmgen::Mode::Optimize ? 2 : 0;
   return settings;
+}
+
+llm::ProviderConfig TargetSettings::providerConfig() const {
+  llm::ProviderConfig config = llm::ProviderConfig::fromEnvironment();
+  config.kind = provider;
+  config.model = model;
+  config.baseUrl = baseUrl;
+  config.execCommand = execCommand;
+  if (!cacheDir.empty())
+    config.cacheDir = cacheDir;
+  config.cacheMode = cache;
+  if (jobs > 0)
+    config.maxInFlight = jobs;
+  return config;
+}
+
+template <typename Value>
+static llvm::json::Value reportValue(const Value &value) {
+  if constexpr (std::is_enum_v<Value>)
+    return llmgen::spellingOf(value);
+  else
+    return value;
+}
+
+llvm::json::Object TargetSettings::reportRecord() const {
+  llvm::json::Object record;
+#define LLMGEN_REPORTED(Name, Key) record[Key] = reportValue(Name);
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+  return record;
 }

@@ -11,6 +11,7 @@
 #ifndef LLMPTX_LLM_PROVIDER_H
 #define LLMPTX_LLM_PROVIDER_H
 
+#include "llmptx/LLM/CacheMode.h"
 #include "llmptx/LLM/Prompt.h"
 #include "llmptx/LLM/Secrets.h"
 
@@ -71,10 +72,8 @@ struct Completion {
   std::vector<std::string> warnings;
 };
 
-enum class CacheMode { ReadWrite, Read, Off };
-
+/// The mode spelled `text`, or an error that lists the valid spellings.
 llvm::Expected<CacheMode> parseCacheMode(llvm::StringRef text);
-llvm::StringRef cacheModeName(CacheMode mode);
 
 struct ProviderConfig {
   /// openai | anthropic | exec | replay

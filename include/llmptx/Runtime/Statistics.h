@@ -3,7 +3,8 @@
 #ifndef LLMPTX_RUNTIME_STATISTICS_H
 #define LLMPTX_RUNTIME_STATISTICS_H
 
-#include <string>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace llmptx::runtime {
@@ -23,6 +24,18 @@ double percentile(std::vector<double> samples, double q);
 
 TimingStats summarize(const std::vector<double> &samples);
 
+/// How a candidate's speed compares with the reference's, beyond the noise.
+enum class Comparison {
+  Unknown, ///< nothing was timed
+  Faster,  ///< the interval lies above 1 + kSameMargin
+  Same,    ///< the interval reaches into [1 - kSameMargin, 1 + kSameMargin]
+  Slower,  ///< the interval lies below 1 - kSameMargin
+};
+
+/// "unknown", "faster", "same", "slower": the results format's spelling.
+const char *comparisonName(Comparison comparison);
+std::optional<Comparison> parseComparison(std::string_view name);
+
 /// Reference vs candidate timing of one candidate.
 struct SpeedupEstimate {
   /// median(reference) / median(candidate).
@@ -38,10 +51,11 @@ struct SpeedupEstimate {
   double boundHi = 0;
   /// Above kSuspiciousSpeedup: treated as a bug until explained.
   bool suspicious = false;
-  /// "faster" when the interval lies above 1 + kSameMargin, "slower" when
-  /// it lies below 1 - kSameMargin, else "same": a difference inside the
-  /// noise is never called faster.
-  std::string comparison;
+  /// A difference inside the noise is never called faster.
+  Comparison comparison = Comparison::Unknown;
+
+  /// Whether the interval was computed (results of older runners lack it).
+  bool hasBound() const { return boundHi > 0; }
 };
 
 /// Resamples of the bootstrap.

@@ -1,7 +1,8 @@
 //===- TargetSettings.h - Resolved settings of #llmgen.target ---*- C++ -*-===//
 //
-// The settings of one serialization: the attribute's parameters, with empty
-// strings filled from the LLMPTX_* environment.
+// The settings of one serialization: the attribute's parameters (one field
+// per row of LLMGenSettings.td), with the environment filling those the
+// attribute leaves at their default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,38 +10,44 @@
 #define LLMPTX_TARGET_TARGETSETTINGS_H
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/LLM/Provider.h"
+
+#include "llvm/Support/JSON.h"
 
 #include <string>
 
 namespace llmptx {
 
-struct TargetSettings {
-  std::string chip;
-  std::string provider; ///< Empty: no provider, the reference is used.
-  std::string model;
-  std::string baseUrl;
-  std::string execCommand;
-  int samples = 1;
-  int repairs = 2;
-  /// Optimization rounds after verification by execution (the attribute's
-  /// -1 resolved by mode).
-  int rounds = 0;
-  llmgen::Mode mode = llmgen::Mode::Translate;
-  llmgen::VerifyLevel verification = llmgen::VerifyLevel::Compile;
-  llmgen::SelectPolicy select = llmgen::SelectPolicy::Auto;
-  bool strict = false;
-  llmgen::CacheMode cache = llmgen::CacheMode::ReadWrite;
-  std::string cacheDir; ///< Empty: the LLM layer's default.
-  std::string runner;
-  std::string report;
-  std::string emitBundles;
-  int jobs = 0;
-  llmgen::Slot slot = llmgen::Slot::Selected;
+/// How a parameter type is held: strings by value, the rest as they are.
+template <typename Parameter>
+struct SettingStorage {
+  using type = Parameter;
+};
+template <>
+struct SettingStorage<llvm::StringRef> {
+  using type = std::string;
+};
 
-  /// Reads the attribute; string settings it leaves empty come from
-  /// LLMPTX_PROVIDER, LLMPTX_MODEL, LLMPTX_BASE_URL, LLMPTX_EXEC_COMMAND,
-  /// LLMPTX_CACHE_DIR and LLMPTX_RUNNER.
+struct TargetSettings {
+#define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
+  typename SettingStorage<Type>::type Name{};
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+
+  /// Reads the attribute. A setting left at its default takes the value of
+  /// its environment variable (LLMPTX_PROVIDER, LLMPTX_MODEL,
+  /// LLMPTX_BASE_URL, LLMPTX_EXEC_COMMAND, LLMPTX_CACHE, LLMPTX_CACHE_DIR,
+  /// LLMPTX_RUNNER) when that is set; `rounds` = -1 becomes 2 in optimize
+  /// mode and 0 in translate mode.
   static TargetSettings resolve(llmgen::TargetAttr target);
+
+  /// The provider these settings ask for: the LLM library's configuration
+  /// from the environment (timeouts, retries, requests in flight, ...), with
+  /// the provider, model, URL, command and cache of these settings, and
+  /// `jobs` requests in flight when it is not 0.
+  llm::ProviderConfig providerConfig() const;
+
+  /// The settings the report lists, keyed by option name.
+  llvm::json::Object reportRecord() const;
 };
 
 } // namespace llmptx

@@ -124,7 +124,7 @@ TEST(ResultsTest, WriteThenParseRoundTrips) {
   EXPECT_EQ(shape.offsets.size(), 2u);
   ASSERT_TRUE(bundle.candidates[0].timing.has_value());
   EXPECT_DOUBLE_EQ(bundle.candidates[0].timing->speedup.speedup, 2.0);
-  EXPECT_EQ(bundle.candidates[0].timing->speedup.comparison, "faster");
+  EXPECT_EQ(bundle.candidates[0].timing->speedup.comparison, Comparison::Faster);
 }
 
 TEST(ResultsTest, DevicePeaks) {
@@ -403,24 +403,24 @@ TEST(StatisticsTest, Percentiles) {
 TEST(StatisticsTest, SpeedupAndItsSpread) {
   SpeedupEstimate faster = estimateSpeedup({2, 2, 2, 2}, {1, 1, 1, 1});
   EXPECT_DOUBLE_EQ(faster.speedup, 2);
-  EXPECT_EQ(faster.comparison, "faster");
+  EXPECT_EQ(faster.comparison, Comparison::Faster);
   EXPECT_FALSE(faster.suspicious);
   SpeedupEstimate slower = estimateSpeedup({1, 1, 1}, {2, 2, 2});
-  EXPECT_EQ(slower.comparison, "slower");
+  EXPECT_EQ(slower.comparison, Comparison::Slower);
   // Pairs that disagree: the median ratio is 1, the spread straddles it.
   SpeedupEstimate noisy =
       estimateSpeedup({1, 1.2, 0.8, 1, 1.1}, {1, 1, 1, 1.1, 1});
-  EXPECT_EQ(noisy.comparison, "same");
+  EXPECT_EQ(noisy.comparison, Comparison::Same);
   EXPECT_LT(noisy.spreadLo, 1);
   EXPECT_GT(noisy.spreadHi, 1);
   // A consistent difference below the margin is not a verdict.
   SpeedupEstimate close =
       estimateSpeedup({1, 1, 1, 1}, {1.007, 1.005, 1.008, 1.006});
   EXPECT_LT(close.spreadHi, 1);
-  EXPECT_EQ(close.comparison, "same");
+  EXPECT_EQ(close.comparison, Comparison::Same);
   SpeedupEstimate implausible = estimateSpeedup({11, 11}, {1, 1});
   EXPECT_TRUE(implausible.suspicious);
-  EXPECT_EQ(estimateSpeedup({}, {1}).comparison, "unknown");
+  EXPECT_EQ(estimateSpeedup({}, {1}).comparison, Comparison::Unknown);
 }
 
 } // namespace
@@ -438,7 +438,7 @@ TEST(StatisticsTest, BootstrapBoundDecidesTheComparison) {
   EXPECT_LE(faster.boundLo, faster.speedup);
   EXPECT_GE(faster.boundHi, faster.speedup);
   EXPECT_GT(faster.boundLo, 1.02);
-  EXPECT_EQ(faster.comparison, "faster");
+  EXPECT_EQ(faster.comparison, Comparison::Faster);
   // Reproducible: the same samples give the same bound.
   SpeedupEstimate again = estimateSpeedup(reference, candidate);
   EXPECT_EQ(again.boundLo, faster.boundLo);
@@ -448,5 +448,5 @@ TEST(StatisticsTest, BootstrapBoundDecidesTheComparison) {
   std::vector<double> close;
   for (double value : candidate)
     close.push_back(value / 0.95 * 0.99);
-  EXPECT_EQ(estimateSpeedup(reference, close).comparison, "same");
+  EXPECT_EQ(estimateSpeedup(reference, close).comparison, Comparison::Same);
 }

@@ -1,6 +1,6 @@
 //===- BundleFromFactsTest.cpp - Bundles from a kernel's facts --*- C++ -*-===//
 
-#include "ExecVerification.h"
+#include "BundleFromFacts.h"
 
 #include "gtest/gtest.h"
 
@@ -60,11 +60,18 @@ KernelDescription vaddDescription() {
   return kernel;
 }
 
+/// The message of the bundle that cannot be built ("" when it can).
+static std::string missingFact(const KernelDescription &kernel) {
+  llvm::Expected<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {});
+  if (bundle)
+    return "";
+  return llvm::toString(bundle.takeError());
+}
+
 TEST(BundleFromFacts, NoFactsNamesWhatIsMissing) {
   KernelDescription kernel = vaddDescription();
-  std::string missing;
-  EXPECT_FALSE(buildBundle(kernel, "sm_90", kReferencePtx, {}, missing));
-  EXPECT_NE(missing.find("no launch facts"), std::string::npos);
+  EXPECT_NE(missingFact(kernel).find("no launch facts"), std::string::npos);
 }
 
 TEST(BundleFromFacts, MissingScalarValueIsNamed) {
@@ -75,9 +82,8 @@ TEST(BundleFromFacts, MissingScalarValueIsNamed) {
   harness.hasGrid = true;
   harness.grid = {"ceildiv(N, 256)", "1", "1"};
   kernel.harness = harness;
-  std::string missing;
-  EXPECT_FALSE(buildBundle(kernel, "sm_90", kReferencePtx, {}, missing));
-  EXPECT_NE(missing.find("no value for scalar %arg3"), std::string::npos);
+  EXPECT_NE(missingFact(kernel).find("no value for scalar %arg3"),
+            std::string::npos);
 }
 
 TEST(BundleFromFacts, HarnessGivesSizesRolesParamsAndSpecials) {
@@ -89,10 +95,9 @@ TEST(BundleFromFacts, HarnessGivesSizesRolesParamsAndSpecials) {
   harness.grid = {"ceildiv(N, 256)", "1", "1"};
   harness.align = 16;
   kernel.harness = harness;
-  std::string missing;
-  std::optional<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
-  ASSERT_TRUE(bundle) << missing;
+  llvm::Expected<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {});
+  ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   ASSERT_EQ(bundle->buffers.size(), 3u);
   EXPECT_EQ(bundle->buffers[0].role, runtime::BufferRole::Input);
   EXPECT_EQ(bundle->buffers[2].role, runtime::BufferRole::Output);
@@ -129,10 +134,9 @@ TEST(BundleFromFacts, DynamicStridesAreTestedWithGaps) {
   harness.grid = {"M", "1", "1"};
   kernel.harness = harness;
   lowerSignature(kernel);
-  std::string missing;
-  std::optional<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
-  ASSERT_TRUE(bundle) << missing;
+  llvm::Expected<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {});
+  ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   const runtime::BufferSpec &view = bundle->buffers[2];
   EXPECT_EQ(view.shape, (std::vector<std::string>{"M", "N"}));
   EXPECT_EQ(view.strides, (std::vector<std::string>{"(N) * (2)", "2"}));
@@ -161,10 +165,9 @@ TEST(BundleFromFacts, StatedFactsAreTestedAtTheirEdge) {
   harness.divisible = {{"N", 4}};
   harness.ranges = {{0, {0.0, 1.0}}};
   kernel.harness = harness;
-  std::string missing;
-  std::optional<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
-  ASSERT_TRUE(bundle) << missing;
+  llvm::Expected<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {});
+  ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   // Every size is a multiple of 4, the smallest (4) included.
   ASSERT_FALSE(bundle->shapes.empty());
   EXPECT_EQ(bundle->shapes.front().at("N"), 4);
@@ -194,10 +197,9 @@ TEST(BundleFromFacts, DimensionsSplitAtTopLevelCommasOnly) {
   harness.grid = {"ceildiv(N, 256)", "1", "1"};
   harness.ulp = 2;
   kernel.harness = harness;
-  std::string missing;
-  std::optional<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {}, missing);
-  ASSERT_TRUE(bundle) << missing;
+  llvm::Expected<runtime::VerificationBundle> bundle =
+      buildBundle(kernel, "sm_90", kReferencePtx, {});
+  ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   EXPECT_EQ(bundle->buffers[2].shape,
             (std::vector<std::string>{"min(ceildiv(N, 256), 1024)", "N"}));
   // The tolerance applies to outputs only; inputs must come back unchanged.

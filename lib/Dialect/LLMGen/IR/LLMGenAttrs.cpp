@@ -17,6 +17,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
+using namespace llmptx;
 using namespace llmptx::llmgen;
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.cpp.inc"
@@ -48,15 +49,23 @@ static bool isValidChip(StringRef chip) {
 static constexpr StringLiteral kProviderKinds[] = {"openai", "anthropic",
                                                    "exec", "replay"};
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int optLevel,
-                   StringRef chip, StringRef features, DictionaryAttr flags,
-                   ArrayAttr link, StringRef provider, StringRef model,
-                   StringRef baseUrl, StringRef execCommand, int samples,
-                   int repairs, int rounds, Mode mode, VerifyLevel verification,
-                   SelectPolicy select, bool strict, CacheMode cache,
-                   StringRef cacheDir, StringRef runner, StringRef report,
-                   StringRef emitBundles, int jobs, Slot slot) {
+FailureOr<llmptx::llm::CacheMode>
+llmptx::llmgen::parseCacheModeParameter(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string spelling;
+  if (failed(parser.parseKeywordOrString(&spelling)))
+    return failure();
+  if (std::optional<llm::CacheMode> mode = llm::symbolizeCacheMode(spelling))
+    return *mode;
+  return parser.emitError(loc)
+         << "expected the cache mode to be one of: readwrite, read, off";
+}
+
+// The parameters are the rows of LLMGenSettings.td.
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError
+#define LLMGEN_PARAMETER(Name, Type, Getter) , Type Name
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+) {
   if (optLevel < 0 || optLevel > 3)
     return emitError() << "O must be between 0 and 3, got " << optLevel;
   if (!isValidChip(chip))

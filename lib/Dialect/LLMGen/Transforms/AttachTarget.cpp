@@ -34,27 +34,21 @@ private:
 TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
                                                Slot slot) {
   Builder builder(&getContext());
-  DictionaryAttr flags;
-  SmallVector<NamedAttribute> flagList;
-  if (fastFlag)
-    flagList.push_back(builder.getNamedAttr("fast", builder.getUnitAttr()));
-  if (ftzFlag)
-    flagList.push_back(builder.getNamedAttr("ftz", builder.getUnitAttr()));
-  if (!flagList.empty())
-    flags = builder.getDictionaryAttr(flagList);
+  SmallVector<NamedAttribute> flagEntries;
+#define LLMGEN_FLAGS_ENTRY(Name, Entry)                                        \
+  if (Name)                                                                    \
+    flagEntries.push_back(builder.getNamedAttr(Entry, builder.getUnitAttr()));
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+  // The parameters that are not options of their own.
+  DictionaryAttr flags =
+      flagEntries.empty() ? DictionaryAttr() : builder.getDictionaryAttr(flagEntries);
+  ArrayAttr link;
 
   auto emitError = [&]() { return module.emitError("llmgen-attach-target: "); };
-  return TargetAttr::getChecked(
-      emitError, &getContext(), static_cast<int>(optLevel),
-      StringRef(chip.getValue()), StringRef(features.getValue()), flags,
-      /*link=*/ArrayAttr(), StringRef(provider.getValue()),
-      StringRef(model.getValue()), StringRef(baseUrl.getValue()),
-      StringRef(execCommand.getValue()), static_cast<int>(samples),
-      static_cast<int>(repairs), static_cast<int>(rounds), mode.getValue(), verification.getValue(),
-      select.getValue(), strict.getValue(), cache.getValue(),
-      StringRef(cacheDir.getValue()), StringRef(runner.getValue()),
-      StringRef(report.getValue()), StringRef(emitBundles.getValue()),
-      static_cast<int>(jobs), slot);
+  return TargetAttr::getChecked(emitError, &getContext()
+#define LLMGEN_PARAMETER(Name, Type, Getter) , static_cast<Type>(Name)
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+  );
 }
 
 void LLMGenAttachTargetPass::runOnOperation() {

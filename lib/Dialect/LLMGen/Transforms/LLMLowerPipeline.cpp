@@ -41,29 +41,8 @@ void llmptx::llmgen::buildLLMLowerPipeline(OpPassManager &pm,
   device.addPass(createReconcileUnrealizedCastsPass());
 
   LLMGenAttachTargetOptions attach;
-  attach.chip = options.chip;
-  attach.optLevel = options.optLevel;
-  attach.features = options.features;
-  attach.fastFlag = options.fast;
-  attach.ftzFlag = options.ftz;
-  attach.provider = options.provider;
-  attach.model = options.model;
-  attach.baseUrl = options.baseUrl;
-  attach.execCommand = options.execCommand;
-  attach.samples = options.samples;
-  attach.repairs = options.repairs;
-  attach.rounds = options.rounds;
-  attach.mode = options.mode;
-  attach.verification = options.verification;
-  attach.select = options.select;
-  attach.strict = options.strict;
-  attach.cache = options.cache;
-  attach.cacheDir = options.cacheDir;
-  attach.runner = options.runner;
-  attach.report = options.report;
-  attach.emitBundles = options.emitBundles;
-  attach.jobs = options.jobs;
-  attach.alternate = options.alternate;
+#define LLMGEN_OPTION(Name, ...) attach.Name = options.Name;
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
   pm.addPass(createLLMGenAttachTarget(attach));
 
   GpuModuleToBinaryPassOptions toBinary;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llmptx/Dialect/LLMGen/IR/LLMGenProperties.h"
 #include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,9 +22,6 @@ namespace llmptx::llmgen {
 
 using namespace mlir;
 using namespace llmptx::llmgen;
-
-/// Name of the gpu.module attribute that holds the recorded kernels.
-static constexpr StringLiteral kKernelsAttrName = "llmgen.kernels";
 
 namespace {
 /// How a kernel uses one memref argument, from the ops that touch it
@@ -131,12 +129,15 @@ struct LLMGenRecordKernelsPass
         kernels.push_back(builder.getNamedAttr(
             func.getName(),
             builder.getDictionaryAttr(
-                {builder.getNamedAttr("source", builder.getStringAttr(source)),
-                 builder.getNamedAttr("function_type",
+                {builder.getNamedAttr(kRecordedSource,
+                                      builder.getStringAttr(source)),
+                 builder.getNamedAttr(kRecordedFunctionType,
                                       TypeAttr::get(func.getFunctionType())),
-                 builder.getNamedAttr("access", builder.getArrayAttr(access)),
-                 builder.getNamedAttr(
-                     "align", builder.getDenseI64ArrayAttr(alignment))})));
+                 builder.getNamedAttr(kRecordedAccess,
+                                      builder.getArrayAttr(access)),
+                 builder.getNamedAttr(kRecordedAlignment,
+                                      builder.getDenseI64ArrayAttr(
+                                          alignment))})));
       }
       if (!kernels.empty())
         module->setAttr(kKernelsAttrName, builder.getDictionaryAttr(kernels));

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "llmptx/Dialect/LLMGen/IR/LLMGenProperties.h"
 #include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
 
 #include "llmptx/Runtime/Expression.h"
@@ -41,7 +42,7 @@ static bool isLLMGenBinary(gpu::BinaryOp binary) {
   return llvm::any_of(binary.getObjects(), [](Attribute attr) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
     return object && object.getProperties() &&
-           object.getProperties().get("llmgen.slot");
+           object.getProperties().get(kSlotProperty);
   });
 }
 
@@ -86,11 +87,11 @@ readSizes(OpBuilder &builder, gpu::LaunchFuncOp launch, DictionaryAttr sizes) {
                << "llmgen-select-object: size '" << entry.getName().getValue()
                << "' is a dimension of argument " << where[0]
                << ", which is not a memref";
-      size = builder.create<memref::DimOp>(loc, operand, where[1]);
+      size = memref::DimOp::create(builder, loc, operand, where[1]);
     } else if (operand.getType().isIndex()) {
       size = operand;
     } else if (isa<IntegerType>(operand.getType())) {
-      size = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(),
+      size = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                                 operand);
     } else {
       return launch.emitError()
@@ -118,7 +119,7 @@ static FailureOr<Value> buildExpression(OpBuilder &builder, Location loc,
       [&](int index) -> FailureOr<Value> {
     const runtime::Expression::Node &node = nodes[index];
     auto constant = [&](int64_t value) -> Value {
-      return builder.create<arith::ConstantIndexOp>(loc, value);
+      return arith::ConstantIndexOp::create(builder, loc, value);
     };
     switch (node.op) {
     case Op::Literal:
@@ -135,7 +136,7 @@ static FailureOr<Value> buildExpression(OpBuilder &builder, Location loc,
       FailureOr<Value> operand = build(node.lhs);
       if (failed(operand))
         return failure();
-      return builder.create<arith::SubIOp>(loc, constant(0), *operand)
+      return arith::SubIOp::create(builder, loc, constant(0), *operand)
           .getResult();
     }
     default:
@@ -147,25 +148,25 @@ static FailureOr<Value> buildExpression(OpBuilder &builder, Location loc,
       return failure();
     switch (node.op) {
     case Op::Add:
-      return builder.create<arith::AddIOp>(loc, *lhs, *rhs).getResult();
+      return arith::AddIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Sub:
-      return builder.create<arith::SubIOp>(loc, *lhs, *rhs).getResult();
+      return arith::SubIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Mul:
-      return builder.create<arith::MulIOp>(loc, *lhs, *rhs).getResult();
+      return arith::MulIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Div:
-      return builder.create<arith::FloorDivSIOp>(loc, *lhs, *rhs).getResult();
+      return arith::FloorDivSIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Mod: {
       // Floor modulo: a - floordiv(a, b) * b.
-      Value quotient = builder.create<arith::FloorDivSIOp>(loc, *lhs, *rhs);
-      Value product = builder.create<arith::MulIOp>(loc, quotient, *rhs);
-      return builder.create<arith::SubIOp>(loc, *lhs, product).getResult();
+      Value quotient = arith::FloorDivSIOp::create(builder, loc, *lhs, *rhs);
+      Value product = arith::MulIOp::create(builder, loc, quotient, *rhs);
+      return arith::SubIOp::create(builder, loc, *lhs, product).getResult();
     }
     case Op::CeilDiv:
-      return builder.create<arith::CeilDivSIOp>(loc, *lhs, *rhs).getResult();
+      return arith::CeilDivSIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Min:
-      return builder.create<arith::MinSIOp>(loc, *lhs, *rhs).getResult();
+      return arith::MinSIOp::create(builder, loc, *lhs, *rhs).getResult();
     case Op::Max:
-      return builder.create<arith::MaxSIOp>(loc, *lhs, *rhs).getResult();
+      return arith::MaxSIOp::create(builder, loc, *lhs, *rhs).getResult();
     default:
       return failure();
     }
@@ -175,9 +176,9 @@ static FailureOr<Value> buildExpression(OpBuilder &builder, Location loc,
 
 /// Gives `launch` the block and grid `record` describes.
 static LogicalResult relaunch(gpu::LaunchFuncOp launch, DictionaryAttr record) {
-  auto block = record.getAs<DenseI64ArrayAttr>("block");
-  auto grid = record.getAs<ArrayAttr>("grid");
-  auto sizes = record.getAs<DictionaryAttr>("sizes");
+  auto block = record.getAs<DenseI64ArrayAttr>(kLaunchBlock);
+  auto grid = record.getAs<ArrayAttr>(kLaunchGrid);
+  auto sizes = record.getAs<DictionaryAttr>(kLaunchSizes);
   if (!block || block.size() != 3 || !grid || grid.size() != 3 || !sizes)
     return launch.emitError()
            << "llmgen-select-object: the launch recorded "
@@ -207,7 +208,7 @@ static LogicalResult relaunch(gpu::LaunchFuncOp launch, DictionaryAttr record) {
   }
   for (unsigned i = 0; i < 3; ++i)
     blockOperands[i]->set(
-        builder.create<arith::ConstantIndexOp>(loc, block[i]));
+        arith::ConstantIndexOp::create(builder, loc, block[i]));
   // Sizes the grid does not use were read for nothing.
   for (auto &entry : *values)
     if (Operation *read = entry.second.getDefiningOp();
@@ -241,13 +242,13 @@ void LLMGenSelectObjectPass::runOnOperation() {
     DictionaryAttr properties =
         cast<gpu::ObjectAttr>(objects[chosen]).getProperties();
     auto kernels = properties
-                       ? properties.getAs<DictionaryAttr>("llmgen.kernels")
+                       ? properties.getAs<DictionaryAttr>(kKernelsAttrName)
                        : DictionaryAttr();
     if (!kernels)
       continue;
     for (NamedAttribute kernel : kernels) {
       auto entry = dyn_cast<DictionaryAttr>(kernel.getValue());
-      auto record = entry ? entry.getAs<DictionaryAttr>("launch") : nullptr;
+      auto record = entry ? entry.getAs<DictionaryAttr>(kLaunchEntry) : nullptr;
       if (!record)
         continue;
       SmallVector<gpu::LaunchFuncOp> launches;

@@ -1,7 +1,7 @@
 //===- LLMGenAttrs.h - llmgen attributes ------------------------*- C++ -*-===//
 //
 // Declares `#llmgen.target`, `#llmgen.harness` and the enums of the target's
-// settings.
+// settings (LLMGenSettings.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,14 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include "llmptx/LLM/CacheMode.h"
+
 #include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.h.inc"
+
+namespace llmptx::llmgen {
+/// Parses the `cache` parameter of `#llmgen.target` (readwrite, read, off).
+mlir::FailureOr<llm::CacheMode> parseCacheModeParameter(mlir::AsmParser &parser);
+} // namespace llmptx::llmgen
 
 #define GET_ATTRDEF_CLASSES
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h.inc"

@@ -9,60 +9,9 @@
 #define LLMPTX_DIALECT_LLMGEN_IR_LLMGENATTRS_TD
 
 include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.td"
+include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.td"
 include "mlir/Dialect/GPU/IR/CompilationAttrInterfaces.td"
 include "mlir/IR/AttrTypeBase.td"
-include "mlir/IR/EnumAttr.td"
-
-//===----------------------------------------------------------------------===//
-// Enums of the target's settings
-//===----------------------------------------------------------------------===//
-
-def LLMGen_Mode : I32EnumAttr<"Mode", "what the model is asked to do", [
-    I32EnumAttrCase<"Translate", 0, "translate">,
-    I32EnumAttrCase<"Optimize", 1, "optimize">]> {
-  let cppNamespace = "::llmptx::llmgen";
-  let genSpecializedAttr = 0;
-}
-
-def LLMGen_VerifyLevel : I32EnumAttr<"VerifyLevel",
-    "how far an LLM kernel is checked before it may be selected", [
-    I32EnumAttrCase<"None", 0, "none">,
-    I32EnumAttrCase<"Compile", 1, "compile">,
-    I32EnumAttrCase<"Exec", 2, "exec">]> {
-  let cppNamespace = "::llmptx::llmgen";
-  let genSpecializedAttr = 0;
-}
-
-def LLMGen_SelectPolicy : I32EnumAttr<"SelectPolicy",
-    "which object a module gets", [
-    I32EnumAttrCase<"Auto", 0, "auto">,
-    I32EnumAttrCase<"LLM", 1, "llm">,
-    I32EnumAttrCase<"NVPTX", 2, "nvptx">]> {
-  let cppNamespace = "::llmptx::llmgen";
-  let genSpecializedAttr = 0;
-}
-
-def LLMGen_CacheMode : I32EnumAttr<"CacheMode", "use of the response cache", [
-    I32EnumAttrCase<"ReadWrite", 0, "readwrite">,
-    I32EnumAttrCase<"Read", 1, "read">,
-    I32EnumAttrCase<"Off", 2, "off">]> {
-  let cppNamespace = "::llmptx::llmgen";
-  let genSpecializedAttr = 0;
-}
-
-def LLMGen_Slot : I32EnumAttr<"Slot",
-    "which of the two objects of a module a target produces", [
-    I32EnumAttrCase<"Selected", 0, "selected">,
-    I32EnumAttrCase<"Alternate", 1, "alternate">]> {
-  let cppNamespace = "::llmptx::llmgen";
-  let genSpecializedAttr = 0;
-}
-
-class LLMGen_EnumParameter<EnumAttrInfo info, string default, string desc>
-    : EnumParameter<info> {
-  let summary = desc;
-  let defaultValue = info.cppNamespace # "::" # info.className # "::" # default;
-}
 
 class LLMGen_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<LLMGen_Dialect, name, traits> {
@@ -86,9 +35,9 @@ def LLMGen_TargetAttr : LLMGen_Attr<"Target", "target",
     chip, so everything downstream of `gpu-module-to-binary` is unchanged, and
     its properties carry `llmgen.source = "llm"` or `"nvptx"` plus provenance.
 
-    Every parameter is optional. String settings left empty are taken from
-    the environment when the module is serialized (`LLMPTX_PROVIDER`,
-    `LLMPTX_MODEL`, `LLMPTX_BASE_URL`, `LLMPTX_EXEC_COMMAND`,
+    Every parameter is optional. Settings left at their default are taken
+    from the environment when the module is serialized (`LLMPTX_PROVIDER`,
+    `LLMPTX_MODEL`, `LLMPTX_BASE_URL`, `LLMPTX_EXEC_COMMAND`, `LLMPTX_CACHE`,
     `LLMPTX_CACHE_DIR`, `LLMPTX_RUNNER`); with no provider at all the
     reference is used and a remark says so.
 
@@ -108,31 +57,10 @@ def LLMGen_TargetAttr : LLMGen_Attr<"Target", "target",
     }
     ```
   }];
-  let parameters = (ins
-    DefaultValuedParameter<"int", "3", "LLVM optimization level of the reference">:$O,
-    StringRefParameter<"target chip (sm_XX or sm_XXa)", "\"sm_90\"">:$chip,
-    StringRefParameter<"LLVM target features of the reference, e.g. +ptx80", "\"\"">:$features,
-    OptionalParameter<"::mlir::DictionaryAttr", "#nvvm.target flags (fast, ftz, ptxas-cmd-options)">:$flags,
-    OptionalParameter<"::mlir::ArrayAttr", "bitcode files linked into the reference">:$link,
-    StringRefParameter<"provider kind: openai, anthropic, exec or replay (empty: $LLMPTX_PROVIDER)", "\"\"">:$provider,
-    StringRefParameter<"model name (empty: $LLMPTX_MODEL)", "\"\"">:$model,
-    StringRefParameter<"base URL of the provider (empty: $LLMPTX_BASE_URL)", "\"\"">:$base_url,
-    StringRefParameter<"command of the exec provider (empty: $LLMPTX_EXEC_COMMAND)", "\"\"">:$exec_command,
-    DefaultValuedParameter<"int", "1", "candidates asked for per kernel">:$samples,
-    DefaultValuedParameter<"int", "2", "repair rounds per candidate">:$repairs,
-    DefaultValuedParameter<"int", "-1", "optimization rounds after verification (-1: 2 in optimize mode, 0 in translate mode)">:$rounds,
-    LLMGen_EnumParameter<LLMGen_Mode, "Translate", "translate or optimize">:$mode,
-    LLMGen_EnumParameter<LLMGen_VerifyLevel, "Compile", "verification level">:$verification,
-    LLMGen_EnumParameter<LLMGen_SelectPolicy, "Auto", "selection policy">:$select,
-    DefaultValuedParameter<"bool", "false", "fail instead of falling back">:$strict,
-    LLMGen_EnumParameter<LLMGen_CacheMode, "ReadWrite", "response cache use">:$cache,
-    StringRefParameter<"cache directory (empty: $LLMPTX_CACHE_DIR or the user cache)", "\"\"">:$cache_dir,
-    StringRefParameter<"command that runs llmptx-runner (empty: $LLMPTX_RUNNER)", "\"\"">:$runner,
-    StringRefParameter<"JSON report path (empty: none)", "\"\"">:$report,
-    StringRefParameter<"directory for verification bundles (empty: none)", "\"\"">:$emit_bundles,
-    DefaultValuedParameter<"int", "0", "model calls in flight (0: automatic)">:$jobs,
-    LLMGen_EnumParameter<LLMGen_Slot, "Selected", "object produced by this target">:$slot
-  );
+  // One parameter per row of LLMGenSettings.td, in its order.
+  let parameters = !dag(ins,
+      !foreach(setting, LLMGen_TargetParameters, setting.parameter),
+      !foreach(setting, LLMGen_TargetParameters, setting.name));
   let assemblyFormat = [{
     (`<` struct(params)^ `>`)?
   }];

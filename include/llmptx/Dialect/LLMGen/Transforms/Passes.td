@@ -10,88 +10,18 @@
 
 include "mlir/Pass/PassBase.td"
 
-// The `#llmgen.target` settings, shared by the pass options of
-// llmgen-attach-target. Enumerated settings reject unknown values when the
-// option string is parsed.
-defvar LLMGenTargetOptions = [
-  Option<"moduleMatcher", "module", "std::string", /*default=*/[{""}],
-         "Regex matching the names of the gpu.modules to target (empty: all)">,
-  Option<"chip", "chip", "std::string", /*default=*/[{"sm_90"}],
-         "Target chip (sm_XX)">,
-  Option<"optLevel", "O", "unsigned", /*default=*/"3",
-         "LLVM optimization level of the reference">,
-  Option<"features", "features", "std::string", /*default=*/[{""}],
-         "LLVM target features of the reference (e.g. +ptx80)">,
-  Option<"fastFlag", "fast", "bool", /*default=*/"false",
-         "Fast math in the reference (#nvvm.target flag)">,
-  Option<"ftzFlag", "ftz", "bool", /*default=*/"false",
-         "Flush denormals to zero in the reference (#nvvm.target flag)">,
-  Option<"provider", "provider", "std::string", /*default=*/[{""}],
-         "openai, anthropic, exec or replay (empty: $LLMPTX_PROVIDER)">,
-  Option<"model", "model", "std::string", /*default=*/[{""}],
-         "Model name (empty: $LLMPTX_MODEL)">,
-  Option<"baseUrl", "base-url", "std::string", /*default=*/[{""}],
-         "Provider base URL (empty: $LLMPTX_BASE_URL)">,
-  Option<"execCommand", "exec-command", "std::string", /*default=*/[{""}],
-         "Command of the exec provider (empty: $LLMPTX_EXEC_COMMAND)">,
-  Option<"samples", "samples", "unsigned", /*default=*/"1",
-         "Candidates asked for per kernel">,
-  Option<"repairs", "repairs", "unsigned", /*default=*/"2",
-         "Repair rounds per candidate">,
-  Option<"rounds", "rounds", "int", /*default=*/"-1",
-         "Optimization rounds after verification by execution (-1: 2 with "
-         "mode=optimize, 0 with mode=translate)">,
-  Option<"mode", "mode", "::llmptx::llmgen::Mode",
-         /*default=*/"::llmptx::llmgen::Mode::Translate",
-         "What the model is asked to do", [{::llvm::cl::values(
-           clEnumValN(::llmptx::llmgen::Mode::Translate, "translate",
-                      "Translate the gpu.func into PTX"),
-           clEnumValN(::llmptx::llmgen::Mode::Optimize, "optimize",
-                      "Improve on the reference PTX"))}]>,
-  Option<"verification", "verify", "::llmptx::llmgen::VerifyLevel",
-         /*default=*/"::llmptx::llmgen::VerifyLevel::Compile",
-         "How far LLM kernels are checked", [{::llvm::cl::values(
-           clEnumValN(::llmptx::llmgen::VerifyLevel::None, "none",
-                      "Extraction only"),
-           clEnumValN(::llmptx::llmgen::VerifyLevel::Compile, "compile",
-                      "Lint, ABI check and a real compile"),
-           clEnumValN(::llmptx::llmgen::VerifyLevel::Exec, "exec",
-                      "Execution against the reference on a GPU"))}]>,
-  Option<"select", "select", "::llmptx::llmgen::SelectPolicy",
-         /*default=*/"::llmptx::llmgen::SelectPolicy::Auto",
-         "Which object is selected", [{::llvm::cl::values(
-           clEnumValN(::llmptx::llmgen::SelectPolicy::Auto, "auto",
-                      "An LLM kernel only if verified by execution and not "
-                      "slower"),
-           clEnumValN(::llmptx::llmgen::SelectPolicy::LLM, "llm",
-                      "The best LLM kernel at the highest level reached"),
-           clEnumValN(::llmptx::llmgen::SelectPolicy::NVPTX, "nvptx",
-                      "Always the reference"))}]>,
-  Option<"strict", "strict", "bool", /*default=*/"false",
-         "Fail instead of falling back to the reference">,
-  Option<"cache", "cache", "::llmptx::llmgen::CacheMode",
-         /*default=*/"::llmptx::llmgen::CacheMode::ReadWrite",
-         "Response cache use", [{::llvm::cl::values(
-           clEnumValN(::llmptx::llmgen::CacheMode::ReadWrite, "readwrite",
-                      "Read and write the cache"),
-           clEnumValN(::llmptx::llmgen::CacheMode::Read, "read",
-                      "Read only"),
-           clEnumValN(::llmptx::llmgen::CacheMode::Off, "off",
-                      "No cache"))}]>,
-  Option<"cacheDir", "cache-dir", "std::string", /*default=*/[{""}],
-         "Cache directory (empty: $LLMPTX_CACHE_DIR or the user cache)">,
-  Option<"runner", "runner", "std::string", /*default=*/[{""}],
-         "Command that runs llmptx-runner (empty: $LLMPTX_RUNNER)">,
-  Option<"report", "report", "std::string", /*default=*/[{""}],
-         "Path of the JSON report">,
-  Option<"emitBundles", "emit-bundles", "std::string", /*default=*/[{""}],
-         "Directory for verification bundles">,
-  Option<"jobs", "jobs", "unsigned", /*default=*/"0",
-         "Model calls in flight (0: automatic)">,
-  Option<"alternate", "alternate", "bool", /*default=*/"true",
-         "Also attach the alternate slot, so the gpu.binary keeps both the "
-         "selected object and the other one">
-];
+include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.td"
+
+// The options of a pass that attaches `#llmgen.target`: one per setting of
+// LLMGenSettings.td that has a flag. Enumerated settings accept their
+// spellings only (optionSpellings, LLMGenSettings.h).
+defvar LLMGen_TargetOptions =
+    !foreach(setting,
+             !filter(setting, LLMGen_TargetSettings.all, !ne(setting.flag, "")),
+             Option<setting.cppName, setting.flag, setting.optionType,
+                    setting.optionDefault, setting.summary,
+                    "::llmptx::llmgen::optionSpellings<" # setting.optionType #
+                        ">()">);
 
 def LLMGenAttachTarget : Pass<"llmgen-attach-target", "mlir::ModuleOp"> {
   let summary = "Attach #llmgen.target to gpu.module ops";
@@ -120,7 +50,10 @@ def LLMGenAttachTarget : Pass<"llmgen-attach-target", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::llmptx::llmgen::LLMGenDialect"];
-  let options = LLMGenTargetOptions;
+  let options = !listconcat([
+    Option<"moduleMatcher", "module", "std::string", /*default=*/[{""}],
+           "Regex matching the names of the gpu.modules to target (empty: "
+           "all)">], LLMGen_TargetOptions);
 }
 
 def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {

@@ -1,0 +1,57 @@
+//===- BundleFromFacts.h - Verification bundles from stated facts -*- C++ -*-=//
+//
+// Builds the verification bundle of a kernel from what the module states:
+// memref types and layouts, which arguments are written, the harness's
+// sizes and grid, the host's constant launches and known_block_size. What
+// is missing is named, never guessed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LIB_TARGET_BUNDLEFROMFACTS_H
+#define LLMPTX_LIB_TARGET_BUNDLEFROMFACTS_H
+
+#include "CandidateSearch.h"
+#include "KernelDescription.h"
+
+#include "llmptx/Runtime/Bundle.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmptx {
+
+/// Builds the bundle of `kernel` with `candidates`; the error says which
+/// facts the module lacks.
+llvm::Expected<runtime::VerificationBundle>
+buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
+            llvm::StringRef referencePtx,
+            const std::vector<const Candidate *> &candidates);
+
+/// The standard shapes of `sizes` when the harness names none: 1, small
+/// primes, non-multiples of common block sizes and a large case, with each
+/// binding's product of sizes capped.
+std::vector<runtime::SizeBindings>
+defaultShapes(const std::vector<std::string> &sizes);
+
+/// Splits a harness argument entry ("M, min(N, 4)") into the expressions of
+/// its dynamic dimensions, at top-level commas only.
+std::vector<std::string> splitHarnessDims(llvm::StringRef text);
+
+/// The shapes a bundle of `kernel` runs: the harness's, else the standard
+/// ones adjusted to the stated divisibility; one empty binding without
+/// sizes.
+std::vector<runtime::SizeBindings>
+bundleShapes(const KernelDescription &kernel);
+
+/// The launch the reference runs under in verification: block from
+/// known_block_size, the harness or the host's constant launch; grid from
+/// the harness, known_grid_size or that launch. The error names the missing
+/// fact when the module does not say.
+llvm::Expected<LaunchConfig> referenceLaunch(const KernelDescription &kernel);
+
+} // namespace llmptx
+
+#endif // LLMPTX_LIB_TARGET_BUNDLEFROMFACTS_H

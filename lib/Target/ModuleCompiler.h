@@ -1,0 +1,117 @@
+//===- ModuleCompiler.h - The LLM path of one gpu.module --------*- C++ -*-===//
+//
+// One object per gpu.module serialized with `#llmgen.target`; `run()` is the
+// data flow of docs/architecture.md, one stage method each:
+//
+//   prepare -> search -> verify by execution -> optimize -> select
+//           -> compose -> record
+//
+// MLIR is read in prepare (the reference build and the kernels' facts,
+// copied into plain data) and written in record; the stages between work on
+// plain data, the model calls and checks in a thread pool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LIB_TARGET_MODULECOMPILER_H
+#define LLMPTX_LIB_TARGET_MODULECOMPILER_H
+
+#include "CandidateSearch.h"
+#include "ExecutionVerifier.h"
+#include "KernelDescription.h"
+#include "KernelWork.h"
+#include "PtxComposition.h"
+
+#include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/Target/ReferenceBuild.h"
+#include "llmptx/Target/TargetSettings.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llmptx {
+
+class ModuleCompiler {
+public:
+  ModuleCompiler(llmgen::TargetAttr target, mlir::gpu::GPUModuleOp module,
+                 const mlir::gpu::TargetOptions &options);
+  ~ModuleCompiler();
+
+  /// Decides the PTX and provenance of both slots of the module (prepare:
+  /// the reference, the facts, the provider and the checks; then the
+  /// stages):
+  ///   {selected = {ptx = "...", properties = {...}},
+  ///    alternate = {ptx = "...", properties = {...}}}
+  /// Fails only when the reference cannot be built or, with strict=true,
+  /// when a kernel falls back to it; both emit an error on the module.
+  mlir::FailureOr<mlir::DictionaryAttr> run();
+
+private:
+  // prepare: what the later stages read of the module and the settings.
+  /// Every kernel's facts, copied out of the IR.
+  mlir::LogicalResult describe();
+  /// The provider the settings ask for; the error says why it is
+  /// unavailable.
+  llvm::Error connectProvider();
+  /// The checks candidates get, each kernel's prompt spec, the verifier.
+  void prepareChecks();
+
+  /// Every sample of every kernel: ask, validate, repair.
+  void search();
+  /// Bundles, the runner, and repairs of what execution failed; returns
+  /// whether the runner ran.
+  bool verifyByExecution();
+  /// mode=optimize: rounds against the incumbent.
+  void optimize(bool executed);
+  /// The policy, per kernel.
+  void select();
+  /// One PTX module per slot from the per-kernel choices.
+  void compose();
+  /// Warnings, remarks, strict errors, provenance and the report.
+  mlir::FailureOr<mlir::DictionaryAttr> record();
+
+  /// Ends the module on the reference: remark (or a strict error) and
+  /// report; `isFallback` when the user asked for LLM kernels.
+  mlir::FailureOr<mlir::DictionaryAttr>
+  settleOnReference(llvm::StringRef reason, bool isFallback);
+  /// The reference with `parts` composed in, compiled once more; the error
+  /// says why it cannot be used.
+  llvm::Expected<std::string>
+  composeSlot(const std::vector<KernelReplacement> &parts);
+  /// The provenance a slot records per kernel.
+  mlir::DictionaryAttr provenanceOf(bool selectedSlot);
+  /// One remark per kernel; returns false when strict mode refuses one.
+  bool emitKernelRemarks();
+  void emitProviderWarnings();
+  void writeReport(llvm::StringRef selectedReason);
+  void remark(const llvm::Twine &message);
+
+  llmgen::TargetAttr target;
+  mlir::gpu::GPUModuleOp module;
+  const mlir::gpu::TargetOptions &options;
+  TargetSettings settings;
+
+  std::optional<ReferenceBuild> reference;
+  std::vector<KernelDescription> kernels;
+  std::unique_ptr<llm::Provider> provider;
+  SearchSettings checks;
+  std::vector<ptx::ResourceReport> referenceResources;
+  std::unique_ptr<ExecutionVerifier> verifier;
+  std::vector<KernelWork> work;
+  /// Progress lines: "[finished/tasks] @kernel sample 0 round 0: ...".
+  struct Progress;
+  std::unique_ptr<Progress> progress;
+
+  /// Compose's results: the PTX of each slot and what the slots hold.
+  std::string selectedPtx, alternatePtx;
+  bool anySelected = false, alternateIsLLM = false;
+};
+
+} // namespace llmptx
+
+#endif // LLMPTX_LIB_TARGET_MODULECOMPILER_H
