@@ -10,10 +10,9 @@
 #                                          each pass option
 #   LLMGEN_FLAGS_ENTRY(Name, "entry")      an option that sets a unit entry of
 #                                          the `flags` parameter
-#   LLMGEN_ENVIRONMENT(Name, "VARIABLE", Default)
+#   LLMGEN_ENVIRONMENT(Name, Getter, "VARIABLE")
 #                                          a parameter the environment fills
-#                                          when the attribute leaves it at
-#                                          Default
+#                                          when the attribute leaves it unset
 #   LLMGEN_REPORTED(Name, "key")           a setting the report lists
 #
 # Undefined macros expand to nothing; the file undefines them all at the end.
@@ -57,8 +56,7 @@ def generate(records):
                          (name, parameter["cppType"], accessor(row["name"])))
             if row["env"]:
                 lines.append("LLMGEN_ENVIRONMENT(%s, %s, %s)" %
-                             (name, quoted(row["env"]),
-                              parameter["defaultValue"]))
+                             (name, accessor(row["name"]), quoted(row["env"])))
         if row["flag"]:
             lines.append("LLMGEN_OPTION(%s, %s, %s, %s, %s)" %
                          (name, row["optionType"], quoted(row["flag"]),

@@ -20,29 +20,40 @@ static llvm::StringRef environment(const char *variable) {
   return value ? value : "";
 }
 
-static void applyEnvironment(std::string &value, const char *variable,
-                             llvm::StringRef byDefault) {
-  if (value == byDefault && !environment(variable).empty())
-    value = environment(variable).str();
+/// A parameter's value as its setting holds it.
+template <typename Parameter>
+static Parameter fromParameter(Parameter value) {
+  return value;
+}
+static std::string fromParameter(llvm::StringRef value) { return value.str(); }
+template <typename Value>
+static Value fromParameter(std::optional<Value> value) {
+  return value.value_or(Value());
 }
 
-/// An unknown spelling leaves the default; the provider's configuration,
-/// which reads the same variable, then fails with a message naming it.
-static void applyEnvironment(llm::CacheMode &value, const char *variable,
-                             llm::CacheMode byDefault) {
-  if (value != byDefault)
-    return;
-  if (std::optional<llm::CacheMode> mode =
-          llm::symbolizeCacheMode(environment(variable)))
-    value = *mode;
+/// The parameter, else the variable (when set).
+static std::string withEnvironment(llvm::StringRef value,
+                                   const char *variable) {
+  return value.empty() ? environment(variable).str() : value.str();
+}
+
+/// The parameter, else the variable's mode, else readwrite. An unknown
+/// spelling in the variable is reported by the provider's configuration,
+/// which reads the same variable.
+static llm::CacheMode withEnvironment(std::optional<llm::CacheMode> value,
+                                      const char *variable) {
+  if (value)
+    return *value;
+  return llm::symbolizeCacheMode(environment(variable))
+      .value_or(llm::CacheMode::ReadWrite);
 }
 
 TargetSettings TargetSettings::resolve(llmgen::TargetAttr target) {
   TargetSettings settings;
 #define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
-  settings.Name = typename SettingStorage<Type>::type(target.Getter());
-#define LLMGEN_ENVIRONMENT(Name, Variable, Default)                            \
-  applyEnvironment(settings.Name, Variable, Default);
+  settings.Name = fromParameter(target.Getter());
+#define LLMGEN_ENVIRONMENT(Name, Getter, Variable)                             \
+  settings.Name = withEnvironment(target.Getter(), Variable);
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
   if (settings.rounds < 0)
     settings.rounds = settings.mode == llmgen::Mode::Optimize ? 2 : 0;

@@ -26,9 +26,10 @@ struct ReferenceBuild {
   std::string toolkitPath; ///< CUDA toolkit used (libdevice, ptxas), or empty.
 };
 
-/// Finds the CUDA toolkit root: the options' toolkit path, then CUDA_HOME,
-/// CUDA_PATH, the folder above `ptxas` on PATH, then /usr/local/cuda.
-/// Returns an empty string when none is found.
+/// Finds the CUDA toolkit root by llmptx/Runtime/CudaToolkit.h's search:
+/// the options' toolkit path, then CUDA_HOME, CUDA_PATH, the folder above
+/// `ptxas` on PATH, then /usr/local/cuda. Returns an empty string when none
+/// is found.
 std::string findCudaToolkitRoot(llvm::StringRef fromOptions);
 
 /// Runs the NVVM serialization of `module` (already lowered to the LLVM and

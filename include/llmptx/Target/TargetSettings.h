@@ -2,7 +2,7 @@
 //
 // The settings of one serialization: the attribute's parameters (one field
 // per row of LLMGenSettings.td), with the environment filling those the
-// attribute leaves at their default.
+// attribute leaves unset.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 
 namespace llmptx {
@@ -27,14 +28,20 @@ template <>
 struct SettingStorage<llvm::StringRef> {
   using type = std::string;
 };
+/// A parameter that may be unset is resolved (the environment, else the
+/// built-in default).
+template <typename Value>
+struct SettingStorage<std::optional<Value>> {
+  using type = Value;
+};
 
 struct TargetSettings {
 #define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
   typename SettingStorage<Type>::type Name{};
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
 
-  /// Reads the attribute. A setting left at its default takes the value of
-  /// its environment variable (LLMPTX_PROVIDER, LLMPTX_MODEL,
+  /// Reads the attribute. A setting it leaves unset takes the value of its
+  /// environment variable (LLMPTX_PROVIDER, LLMPTX_MODEL,
   /// LLMPTX_BASE_URL, LLMPTX_EXEC_COMMAND, LLMPTX_CACHE, LLMPTX_CACHE_DIR,
   /// LLMPTX_RUNNER) when that is set; `rounds` = -1 becomes 2 in optimize
   /// mode and 0 in translate mode.

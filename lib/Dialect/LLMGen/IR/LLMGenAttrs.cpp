@@ -49,14 +49,14 @@ static bool isValidChip(StringRef chip) {
 static constexpr StringLiteral kProviderKinds[] = {"openai", "anthropic",
                                                    "exec", "replay"};
 
-FailureOr<llmptx::llm::CacheMode>
+FailureOr<std::optional<llmptx::llm::CacheMode>>
 llmptx::llmgen::parseCacheModeParameter(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   std::string spelling;
   if (failed(parser.parseKeywordOrString(&spelling)))
     return failure();
   if (std::optional<llm::CacheMode> mode = llm::symbolizeCacheMode(spelling))
-    return *mode;
+    return mode;
   return parser.emitError(loc)
          << "expected the cache mode to be one of: readwrite, read, off";
 }

@@ -31,6 +31,27 @@ private:
 };
 } // namespace
 
+/// An option's value as the attribute parameter of the same setting.
+template <typename Parameter, typename Option>
+static FailureOr<Parameter> toParameter(const Option &option,
+                                        function_ref<InFlightDiagnostic()>) {
+  return static_cast<Parameter>(option);
+}
+
+/// The cache option: empty leaves the mode to the environment.
+template <>
+FailureOr<std::optional<llmptx::llm::CacheMode>>
+toParameter(const Pass::Option<std::string> &option,
+            function_ref<InFlightDiagnostic()> emitError) {
+  if (option.empty())
+    return std::optional<llmptx::llm::CacheMode>();
+  if (std::optional<llmptx::llm::CacheMode> mode =
+          llmptx::llm::symbolizeCacheMode(option))
+    return mode;
+  return emitError() << "cache must be readwrite, read or off, got '"
+                     << option.getValue() << "'";
+}
+
 TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
                                                Slot slot) {
   Builder builder(&getContext());
@@ -40,13 +61,19 @@ TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
     flagEntries.push_back(builder.getNamedAttr(Entry, builder.getUnitAttr()));
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
   // The parameters that are not options of their own.
-  DictionaryAttr flags =
-      flagEntries.empty() ? DictionaryAttr() : builder.getDictionaryAttr(flagEntries);
+  DictionaryAttr flags = flagEntries.empty()
+                             ? DictionaryAttr()
+                             : builder.getDictionaryAttr(flagEntries);
   ArrayAttr link;
 
   auto emitError = [&]() { return module.emitError("llmgen-attach-target: "); };
+#define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
+  FailureOr<Type> Name##Parameter = toParameter<Type>(Name, emitError);        \
+  if (failed(Name##Parameter))                                                 \
+    return nullptr;
+#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
   return TargetAttr::getChecked(emitError, &getContext()
-#define LLMGEN_PARAMETER(Name, Type, Getter) , static_cast<Type>(Name)
+#define LLMGEN_PARAMETER(Name, Type, Getter) , *Name##Parameter
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
   );
 }

@@ -19,7 +19,8 @@
 
 namespace llmptx::llmgen {
 /// Parses the `cache` parameter of `#llmgen.target` (readwrite, read, off).
-mlir::FailureOr<llm::CacheMode> parseCacheModeParameter(mlir::AsmParser &parser);
+mlir::FailureOr<std::optional<llm::CacheMode>>
+parseCacheModeParameter(mlir::AsmParser &parser);
 } // namespace llmptx::llmgen
 
 #define GET_ATTRDEF_CLASSES

@@ -23,11 +23,13 @@ class LLMGen_EnumParameter<EnumAttrInfo info, string default, string desc>
 }
 
 /// The cache mode is the LLM library's enum, spelled by its own functions.
+/// Absent means "from the environment, else readwrite", so that a mode the
+/// user gives, readwrite included, always wins over LLMPTX_CACHE.
 class LLMGen_CacheModeParameter<string desc>
-    : AttrOrTypeParameter<"::llmptx::llm::CacheMode", desc> {
+    : AttrOrTypeParameter<"std::optional<::llmptx::llm::CacheMode>", desc> {
   let parser = [{ ::llmptx::llmgen::parseCacheModeParameter($_parser) }];
-  let printer = [{ $_printer << ::llmptx::llm::cacheModeName($_self) }];
-  let defaultValue = "::llmptx::llm::CacheMode::ReadWrite";
+  let printer = [{ $_printer << ::llmptx::llm::cacheModeName(*$_self) }];
+  let defaultValue = "std::nullopt";
 }
 
 /// One setting. `name` is the `#llmgen.target` parameter ("" for a pass
@@ -41,7 +43,7 @@ class LLMGen_Setting<string parameterName, string optionFlag,
   /// The C++ name of the pass option member and of the TargetSettings field.
   string cppName = parameterName;
   /// The variable that gives the value when the attribute leaves the setting
-  /// at its default (read when the module is serialized).
+  /// unset (read when the module is serialized).
   string env = "";
   /// Listed, under `flag`, in the settings of the JSON report.
   bit reported = 0;
@@ -184,12 +186,13 @@ def LLMGen_StrictSetting : LLMGen_BoolSetting<"strict", "strict", 0,
     "fail instead of falling back to the reference"> {
   let reported = 1;
 }
+// An option that is not given is not a default: the environment fills it.
 def LLMGen_CacheSetting : LLMGen_Setting<"cache", "cache",
-    "response cache use: readwrite, read or off (default: $LLMPTX_CACHE, "
-    "else readwrite)"> {
+    "response cache use: readwrite, read or off (empty: $LLMPTX_CACHE, else "
+    "readwrite)"> {
   let parameter = LLMGen_CacheModeParameter<summary>;
-  let optionType = "::llmptx::llm::CacheMode";
-  let optionDefault = "::llmptx::llm::CacheMode::ReadWrite";
+  let optionType = "std::string";
+  let optionDefault = "\"\"";
   let env = "LLMPTX_CACHE";
   let reported = 1;
 }
