@@ -115,16 +115,11 @@ static bool isIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-LogicalResult HarnessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  ArrayAttr sizes, ArrayAttr shapes,
-                                  ArrayAttr args, ArrayAttr grid,
-                                  DenseI32ArrayAttr block,
-                                  DenseI32ArrayAttr outputs,
-                                  DictionaryAttr tolerance,
-                                  DictionaryAttr facts, StringAttr flops) {
-  if (flops && flops.getValue().trim().empty())
-    return emitError() << "flops must be an expression of the sizes";
-  llvm::StringSet<> names;
+using EmitError = function_ref<InFlightDiagnostic()>;
+
+/// Sizes are distinct identifiers; `names` receives them.
+static LogicalResult verifySizes(EmitError emitError, ArrayAttr sizes,
+                                 llvm::StringSet<> &names) {
   for (Attribute size : sizes) {
     auto name = dyn_cast<StringAttr>(size);
     if (!name || !isIdentifier(name.getValue()))
@@ -133,29 +128,37 @@ LogicalResult HarnessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!names.insert(name.getValue()).second)
       return emitError() << "size '" << name.getValue() << "' is named twice";
   }
-  if (shapes) {
-    for (auto [i, shape] : llvm::enumerate(shapes)) {
-      auto values = dyn_cast<ArrayAttr>(shape);
-      if (!values || values.size() != sizes.size())
-        return emitError() << "shape " << i << " must list " << sizes.size()
-                           << " integers, one per size";
-      for (Attribute value : values) {
-        auto integer = dyn_cast<IntegerAttr>(value);
-        if (!integer || integer.getInt() < 1)
-          return emitError() << "shape " << i
-                             << " must hold positive integers, found " << value;
-      }
+  return success();
+}
+
+/// Each shape gives every size a positive value.
+static LogicalResult verifyShapes(EmitError emitError, ArrayAttr sizes,
+                                  ArrayAttr shapes) {
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    auto values = dyn_cast<ArrayAttr>(shape);
+    if (!values || values.size() != sizes.size())
+      return emitError() << "shape " << i << " must list " << sizes.size()
+                         << " integers, one per size";
+    for (Attribute value : values) {
+      auto integer = dyn_cast<IntegerAttr>(value);
+      if (!integer || integer.getInt() < 1)
+        return emitError() << "shape " << i
+                           << " must hold positive integers, found " << value;
     }
   }
-  auto isExpression = [](Attribute attr) {
-    return isa<StringAttr, IntegerAttr, FloatAttr>(attr);
-  };
-  if (args) {
+  return success();
+}
+
+/// Argument values and the launch: expressions, three grid and block
+/// dimensions, argument indices for the outputs.
+static LogicalResult verifyLaunch(EmitError emitError, ArrayAttr args,
+                                  ArrayAttr grid, DenseI32ArrayAttr block,
+                                  DenseI32ArrayAttr outputs) {
+  if (args)
     for (auto [i, arg] : llvm::enumerate(args))
-      if (!isExpression(arg))
+      if (!isa<StringAttr, IntegerAttr, FloatAttr>(arg))
         return emitError() << "args[" << i
                            << "] must be a string expression or a number";
-  }
   if (grid) {
     if (grid.size() != 3)
       return emitError() << "grid must have 3 entries (x, y, z), found "
@@ -172,91 +175,124 @@ LogicalResult HarnessAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (dim < 1)
         return emitError() << "block sizes must be positive";
   }
-  if (outputs) {
+  if (outputs)
     for (int32_t index : outputs.asArrayRef())
       if (index < 0)
         return emitError() << "outputs must be argument indices";
+  return success();
+}
+
+static LogicalResult verifyTolerance(EmitError emitError,
+                                     DictionaryAttr tolerance) {
+  for (NamedAttribute entry : tolerance) {
+    StringRef key = entry.getName().getValue();
+    if (key != "ulp" && key != "rel" && key != "abs")
+      return emitError() << "tolerance key '" << key
+                         << "' is not one of ulp, rel, abs";
+    if (!isa<IntegerAttr, FloatAttr>(entry.getValue()))
+      return emitError() << "tolerance '" << key << "' must be a number";
   }
-  if (tolerance) {
-    for (NamedAttribute entry : tolerance) {
-      StringRef key = entry.getName().getValue();
-      if (key != "ulp" && key != "rel" && key != "abs")
-        return emitError() << "tolerance key '" << key
-                           << "' is not one of ulp, rel, abs";
-      if (!isa<IntegerAttr, FloatAttr>(entry.getValue()))
-        return emitError() << "tolerance '" << key << "' must be a number";
+  return success();
+}
+
+/// facts.divisible: sizes to positive divisors, which the harness's own
+/// shapes respect.
+static LogicalResult verifyDivisible(EmitError emitError, Attribute fact,
+                                     ArrayAttr sizes, ArrayAttr shapes,
+                                     const llvm::StringSet<> &names) {
+  auto divisors = dyn_cast<DictionaryAttr>(fact);
+  if (!divisors)
+    return emitError() << "facts: divisible must map sizes to divisors";
+  for (NamedAttribute divisor : divisors) {
+    StringRef size = divisor.getName().getValue();
+    auto value = dyn_cast<IntegerAttr>(divisor.getValue());
+    if (!names.contains(size))
+      return emitError() << "facts: divisible names '" << size
+                         << "', which is not a size";
+    if (!value || value.getInt() < 1)
+      return emitError() << "facts: the divisor of '" << size
+                         << "' must be a positive integer";
+    if (!shapes)
+      continue;
+    size_t index = llvm::find(sizes, divisor.getName()) - sizes.begin();
+    for (auto [i, shape] : llvm::enumerate(shapes)) {
+      int64_t given = cast<IntegerAttr>(cast<ArrayAttr>(shape)[index]).getInt();
+      if (given % value.getInt() != 0)
+        return emitError() << "shape " << i << " has " << size << " = "
+                           << given << ", not a multiple of "
+                           << value.getInt() << " as the facts state";
     }
   }
-  if (facts) {
-    for (NamedAttribute entry : facts) {
-      StringRef key = entry.getName().getValue();
-      if (key == "align") {
-        auto align = dyn_cast<IntegerAttr>(entry.getValue());
-        if (!align || align.getInt() < 1 ||
-            !llvm::isPowerOf2_64(align.getInt()))
-          return emitError() << "facts: align must be a power of two";
-        continue;
-      }
-      if (key == "divisible") {
-        auto divisors = dyn_cast<DictionaryAttr>(entry.getValue());
-        if (!divisors)
-          return emitError() << "facts: divisible must map sizes to divisors";
-        for (NamedAttribute divisor : divisors) {
-          auto value = dyn_cast<IntegerAttr>(divisor.getValue());
-          if (!names.contains(divisor.getName().getValue()))
-            return emitError()
-                   << "facts: divisible names '" << divisor.getName().getValue()
-                   << "', which is not a size";
-          if (!value || value.getInt() < 1)
-            return emitError()
-                   << "facts: the divisor of '" << divisor.getName().getValue()
-                   << "' must be a positive integer";
-          if (shapes) {
-            size_t index = llvm::find(sizes, divisor.getName()) - sizes.begin();
-            for (auto [i, shape] : llvm::enumerate(shapes)) {
-              int64_t size =
-                  cast<IntegerAttr>(cast<ArrayAttr>(shape)[index]).getInt();
-              if (size % value.getInt() != 0)
-                return emitError() << "shape " << i << " has "
-                                   << divisor.getName().getValue() << " = "
-                                   << size << ", not a multiple of "
-                                   << value.getInt() << " as the facts state";
-            }
-          }
-        }
-        continue;
-      }
-      if (key == "range") {
-        auto ranges = dyn_cast<DictionaryAttr>(entry.getValue());
-        if (!ranges)
-          return emitError() << "facts: range must map arguments (argN) to "
-                                "[lo, hi]";
-        for (NamedAttribute range : ranges) {
-          StringRef name = range.getName().getValue();
-          unsigned index = 0;
-          if (!name.consume_front("arg") || name.getAsInteger(10, index))
-            return emitError()
-                   << "facts: range key '" << range.getName().getValue()
-                   << "' must name an argument as argN";
-          auto bounds = dyn_cast<ArrayAttr>(range.getValue());
-          auto number = [](Attribute attr) -> std::optional<double> {
-            if (auto integer = dyn_cast<IntegerAttr>(attr))
-              return static_cast<double>(integer.getInt());
-            if (auto real = dyn_cast<FloatAttr>(attr))
-              return real.getValueAsDouble();
-            return std::nullopt;
-          };
-          if (!bounds || bounds.size() != 2 || !number(bounds[0]) ||
-              !number(bounds[1]) || *number(bounds[0]) > *number(bounds[1]))
-            return emitError()
-                   << "facts: range of '" << range.getName().getValue()
-                   << "' must be [lo, hi] with lo <= hi";
-        }
-        continue;
-      }
+  return success();
+}
+
+static std::optional<double> numberOf(Attribute attr) {
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(integer.getInt());
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// facts.range: argN to [lo, hi] with lo <= hi.
+static LogicalResult verifyRanges(EmitError emitError, Attribute fact) {
+  auto ranges = dyn_cast<DictionaryAttr>(fact);
+  if (!ranges)
+    return emitError() << "facts: range must map arguments (argN) to "
+                          "[lo, hi]";
+  for (NamedAttribute range : ranges) {
+    StringRef name = range.getName().getValue();
+    unsigned index = 0;
+    if (!name.consume_front("arg") || name.getAsInteger(10, index))
+      return emitError() << "facts: range key '" << range.getName().getValue()
+                         << "' must name an argument as argN";
+    auto bounds = dyn_cast<ArrayAttr>(range.getValue());
+    if (!bounds || bounds.size() != 2 || !numberOf(bounds[0]) ||
+        !numberOf(bounds[1]) || *numberOf(bounds[0]) > *numberOf(bounds[1]))
+      return emitError() << "facts: range of '" << range.getName().getValue()
+                         << "' must be [lo, hi] with lo <= hi";
+  }
+  return success();
+}
+
+static LogicalResult verifyFacts(EmitError emitError, DictionaryAttr facts,
+                                 ArrayAttr sizes, ArrayAttr shapes,
+                                 const llvm::StringSet<> &names) {
+  for (NamedAttribute entry : facts) {
+    StringRef key = entry.getName().getValue();
+    if (key == "align") {
+      auto align = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!align || align.getInt() < 1 || !llvm::isPowerOf2_64(align.getInt()))
+        return emitError() << "facts: align must be a power of two";
+    } else if (key == "divisible") {
+      if (failed(verifyDivisible(emitError, entry.getValue(), sizes, shapes,
+                                 names)))
+        return failure();
+    } else if (key == "range") {
+      if (failed(verifyRanges(emitError, entry.getValue())))
+        return failure();
+    } else {
       return emitError() << "facts: unknown fact '" << key
                          << "' (expected align, divisible or range)";
     }
   }
+  return success();
+}
+
+LogicalResult HarnessAttr::verify(EmitError emitError, ArrayAttr sizes,
+                                  ArrayAttr shapes, ArrayAttr args,
+                                  ArrayAttr grid, DenseI32ArrayAttr block,
+                                  DenseI32ArrayAttr outputs,
+                                  DictionaryAttr tolerance,
+                                  DictionaryAttr facts, StringAttr flops) {
+  if (flops && flops.getValue().trim().empty())
+    return emitError() << "flops must be an expression of the sizes";
+  llvm::StringSet<> names;
+  if (failed(verifySizes(emitError, sizes, names)) ||
+      (shapes && failed(verifyShapes(emitError, sizes, shapes))) ||
+      failed(verifyLaunch(emitError, args, grid, block, outputs)) ||
+      (tolerance && failed(verifyTolerance(emitError, tolerance))) ||
+      (facts && failed(verifyFacts(emitError, facts, sizes, shapes, names))))
+    return failure();
   return success();
 }
