@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaDriverAbi.h"
+#include "llmptx/Runtime/CudaDriverAbi.h"
 
 #include <dlfcn.h>
 
@@ -30,53 +30,9 @@
 #include <string>
 #include <type_traits>
 
-#ifdef LLMPTX_HAVE_CUDA_H
-#include <cuda.h>
-#endif
-
 #define LLMPTX_EXPORT extern "C" __attribute__((visibility("default")))
 
-namespace cu = llmptx::hostruntime::cu;
-
-#ifdef LLMPTX_HAVE_CUDA_H
-// The declarations of CudaDriverAbi.h must be the driver's.
-static_assert(cu::STREAM_NON_BLOCKING == CU_STREAM_NON_BLOCKING &&
-                  cu::EVENT_DISABLE_TIMING == CU_EVENT_DISABLE_TIMING &&
-                  cu::MEM_ATTACH_GLOBAL == CU_MEM_ATTACH_GLOBAL,
-              "stream, event or managed-memory flags differ from cuda.h");
-static_assert(cu::ERROR_DEINITIALIZED == CUDA_ERROR_DEINITIALIZED &&
-                  cu::ERROR_NO_DEVICE == CUDA_ERROR_NO_DEVICE,
-              "error codes differ from cuda.h");
-static_assert(cu::DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN ==
-                      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN &&
-                  cu::FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ==
-                      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES &&
-                  cu::FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED ==
-                      CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-              "attribute numbers differ from cuda.h");
-static_assert(cu::JIT_ERROR_LOG_BUFFER == CU_JIT_ERROR_LOG_BUFFER &&
-                  cu::JIT_ERROR_LOG_BUFFER_SIZE_BYTES ==
-                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES &&
-                  cu::JIT_OPTIMIZATION_LEVEL == CU_JIT_OPTIMIZATION_LEVEL,
-              "JIT option numbers differ from cuda.h");
-static_assert(cu::LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ==
-                  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
-              "launch attribute numbers differ from cuda.h");
-static_assert(sizeof(cu::LaunchAttribute) == sizeof(CUlaunchAttribute) &&
-                  offsetof(cu::LaunchAttribute, value) ==
-                      offsetof(CUlaunchAttribute, value),
-              "CUlaunchAttribute layout differs from cuda.h");
-static_assert(sizeof(cu::LaunchConfig) == sizeof(CUlaunchConfig) &&
-                  offsetof(cu::LaunchConfig, hStream) ==
-                      offsetof(CUlaunchConfig, hStream) &&
-                  offsetof(cu::LaunchConfig, attrs) ==
-                      offsetof(CUlaunchConfig, attrs) &&
-                  offsetof(cu::LaunchConfig, numAttrs) ==
-                      offsetof(CUlaunchConfig, numAttrs),
-              "CUlaunchConfig layout differs from cuda.h");
-static_assert(sizeof(cu::DevicePtr) == sizeof(CUdeviceptr),
-              "CUdeviceptr size differs from cuda.h");
-#endif
+namespace cu = llmptx::cu;
 
 namespace {
 

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <signal.h>
 #include <thread>
 
@@ -50,6 +51,43 @@ std::string stderrTail(StringRef text, size_t bytes) {
   return "; stderr (last " + std::to_string(tail.size()) + " of " +
          std::to_string(text.size()) + " bytes):\n" + tail.str();
 }
+
+/// The three files a command talks through (the request on stdin, stdout,
+/// stderr); they are removed with this object.
+struct CommandFiles {
+  SmallString<128> in, out, err;
+  FileRemover inRemover, outRemover, errRemover;
+
+  /// Creates the files and writes `input` to the first; the reason when one
+  /// cannot be created.
+  std::optional<std::string> create(StringRef input) {
+    int inFd;
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("llmptx-exec-in", "json", inFd, in))
+      return ec.message();
+    inRemover.setFile(in);
+    {
+      raw_fd_ostream os(inFd, /*shouldClose=*/true);
+      os << input;
+    }
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("llmptx-exec-out", "txt", out))
+      return ec.message();
+    outRemover.setFile(out);
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("llmptx-exec-err", "txt", err))
+      return ec.message();
+    errRemover.setFile(err);
+    return std::nullopt;
+  }
+};
+
+/// How a command that started commandExit.
+struct CommandExit {
+  int returnCode = 0;
+  std::string waitMessage;
+  bool timedOut = false;
+};
 
 class ExecProvider : public Provider {
 public:
@@ -86,36 +124,26 @@ private:
                                  "contains an API key value";
       return;
     }
-    SmallString<128> inPath, outPath, errPath;
-    int inFd;
-    if (std::error_code ec = sys::fs::createTemporaryFile(
-            "llmptx-exec-in", "json", inFd, inPath)) {
-      completion.error =
-          where + "cannot create a temporary file: " + ec.message();
+    CommandFiles files;
+    if (std::optional<std::string> reason = files.create(input)) {
+      completion.error = where + "cannot create a temporary file: " + *reason;
       return;
     }
-    FileRemover inRemover(inPath);
-    {
-      raw_fd_ostream os(inFd, /*shouldClose=*/true);
-      os << input;
-    }
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("llmptx-exec-out", "txt", outPath)) {
-      completion.error =
-          where + "cannot create a temporary file: " + ec.message();
+    CommandExit commandExit;
+    if (std::optional<std::string> reason = runCommand(files, commandExit)) {
+      completion.error = where + *reason;
       return;
     }
-    FileRemover outRemover(outPath);
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("llmptx-exec-err", "txt", errPath)) {
-      completion.error =
-          where + "cannot create a temporary file: " + ec.message();
-      return;
-    }
-    FileRemover errRemover(errPath);
+    completion.attempts = 1;
+    readOutcome(request, commandExit, files, where, completion);
+  }
 
+  /// Runs the command on `files` while holding a slot of the gate; the
+  /// reason when /bin/sh cannot be started.
+  std::optional<std::string> runCommand(const CommandFiles &files,
+                                        CommandExit &commandExit) {
     std::optional<StringRef> redirects[] = {
-        StringRef(inPath), StringRef(outPath), StringRef(errPath)};
+        StringRef(files.in), StringRef(files.out), StringRef(files.err)};
     StringRef args[] = {"/bin/sh", "-c", config.execCommand};
     std::string errorMessage;
     bool executionFailed = false;
@@ -126,16 +154,20 @@ private:
         /*DetachProcess=*/true);
     if (executionFailed || process.Pid <= 0) {
       gate.release();
-      completion.error = where + "cannot run /bin/sh: " + errorMessage;
-      return;
+      return "cannot run /bin/sh: " + errorMessage;
     }
-    completion.attempts = 1;
+    commandExit = waitWithDeadline(process);
+    gate.release();
+    return std::nullopt;
+  }
 
-    // Watchdog: kill the child's process group at the deadline unless the
-    // child was reaped first.
+  /// Waits for the command to end; a watchdog kills its process group at
+  /// the deadline unless the command was reaped first.
+  CommandExit waitWithDeadline(const sys::ProcessInfo &process) const {
+    CommandExit commandExit;
     std::mutex mutex;
     std::condition_variable finished;
-    bool reaped = false, timedOut = false;
+    bool reaped = false;
     auto deadline = std::chrono::steady_clock::now() +
                     std::chrono::milliseconds(
                         static_cast<int64_t>(config.totalTimeoutS * 1000));
@@ -143,57 +175,65 @@ private:
     std::thread watchdog([&] {
       std::unique_lock<std::mutex> lock(mutex);
       if (!finished.wait_until(lock, deadline, [&] { return reaped; })) {
-        timedOut = true;
+        commandExit.timedOut = true;
         if (::kill(-pid, SIGKILL) != 0)
           ::kill(pid, SIGKILL);
       }
     });
-    std::string waitMessage;
-    sys::ProcessInfo result =
-        sys::Wait(process, /*SecondsToWait=*/std::nullopt, &waitMessage);
+    sys::ProcessInfo result = sys::Wait(process, /*SecondsToWait=*/std::nullopt,
+                                        &commandExit.waitMessage);
     {
       std::lock_guard<std::mutex> lock(mutex);
       reaped = true;
     }
     finished.notify_all();
     watchdog.join();
-    gate.release();
+    commandExit.returnCode = result.ReturnCode;
+    return commandExit;
+  }
 
-    std::string errText = readLimited(errPath, 1 << 20);
-    if (timedOut) {
+  /// The completion: the command's stdout when it exited cleanly and
+  /// printed something within the size limit, else why not.
+  void readOutcome(const CompletionRequest &request,
+                   const CommandExit &commandExit, const CommandFiles &files,
+                   const std::string &where, Completion &completion) const {
+    std::string errText = readLimited(files.err, 1 << 20);
+    bool quiet = StringRef(errText).trim().empty();
+    if (commandExit.timedOut) {
       completion.error =
           formatv("{0}command timed out after {1} s and was "
                   "killed",
                   where, wire::formatSeconds(config.totalTimeoutS))
               .str();
-      if (!StringRef(errText).trim().empty())
+      if (!quiet)
         completion.error += stderrTail(errText, StderrTailBytes);
       return;
     }
-    if (result.ReturnCode != 0) {
-      if (result.ReturnCode == -2)
-        completion.error = where + "command crashed: " + waitMessage;
+    if (commandExit.returnCode != 0) {
+      if (commandExit.returnCode == -2)
+        completion.error =
+            where + "command crashed: " + commandExit.waitMessage;
       else
         completion.error = formatv("{0}command exited with status {1}", where,
-                                   result.ReturnCode)
+                                   commandExit.returnCode)
                                .str();
-      completion.error += StringRef(errText).trim().empty()
-                              ? std::string(" (no stderr)")
-                              : stderrTail(errText, StderrTailBytes);
+      completion.error += quiet ? std::string(" (no stderr)")
+                                : stderrTail(errText, StderrTailBytes);
       return;
     }
     uint64_t size = 0;
-    if (!sys::fs::file_size(outPath, size) && size > config.maxResponseBytes) {
+    if (!sys::fs::file_size(files.out, size) &&
+        size > config.maxResponseBytes) {
       completion.error = formatv("{0}command printed {1} bytes, more than the "
                                  "{2} byte limit (maxResponseBytes); refused",
                                  where, size, config.maxResponseBytes)
                              .str();
       return;
     }
-    std::string text = readLimited(outPath, config.maxResponseBytes);
+    std::string text = readLimited(files.out, config.maxResponseBytes);
     if (StringRef(text).trim().empty()) {
       completion.error = where + "command printed nothing on stdout";
-      if (!StringRef(errText).trim().empty())
+      if (!quiet)
         completion.error += stderrTail(errText, StderrTailBytes);
       return;
     }

@@ -15,6 +15,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llmptx::ptx;
 using llvm::StringRef;
 
@@ -217,113 +219,129 @@ bool sameKindFamily(StringRef a, StringRef b) {
 
 } // namespace
 
-std::vector<Diagnostic> llmptx::ptx::checkAbi(StringRef ptxText,
-                                              const AbiContract &contract) {
-  std::vector<Diagnostic> diags;
-  ParseResult parsed = parsePtx(ptxText);
-  const Module &module = parsed.module;
-  const Function *entry = nullptr;
+/// The entry the contract names. When it is missing, says so (after the
+/// first parse error, if any) and falls back to the module's only entry;
+/// null when there is none to check.
+static const Function *findContractEntry(const ParseResult &parsed,
+                                         const AbiContract &contract,
+                                         std::vector<Diagnostic> &diags) {
+  const Function *named = nullptr;
   std::vector<const Function *> entries;
-  for (const Function &fn : module.functions)
+  for (const Function &fn : parsed.module.functions)
     if (fn.isEntry) {
       entries.push_back(&fn);
       if (fn.name == contract.entryName)
-        entry = &fn;
+        named = &fn;
     }
-  if (!entry) {
-    if (entries.size() == 1) {
-      diags.push_back(
-          makeDiagnostic(Severity::Error, entries[0]->loc, "abi-missing-entry",
-                         "entry '" + contract.entryName +
-                             "' not found; the module defines "
-                             "entry '" +
-                             entries[0]->name.str() + "' instead",
-                         "rename the entry to '" + contract.entryName + "'"));
-    } else {
-      std::string found;
-      for (const Function *fn : entries)
-        found += (found.empty() ? "" : ", ") + fn->name.str();
-      diags.push_back(makeDiagnostic(
-          Severity::Error, SourceLocation{1, 1}, "abi-missing-entry",
-          "entry '" + contract.entryName + "' not found" +
-              (found.empty() ? std::string(" (the module has no .entry)")
-                             : " (entries: " + found + ")"),
-          "define '.visible .entry " + contract.entryName + "(...)'"));
-    }
-    if (!parsed.ok())
-      diags.insert(diags.begin(), parsed.diagnostics.front());
-    if (entries.size() != 1)
-      return diags;
-    entry = entries[0];
-  }
-  const std::vector<Param> &params = entry->params;
-  unsigned common = std::min<size_t>(params.size(), contract.params.size());
-  for (unsigned i = 0; i < common; ++i) {
-    const AbiParam &want = contract.params[i];
-    const Param &have = params[i];
-    Layout layout = layoutOf(have);
-    std::string head = "parameter " + std::to_string(i + 1) + " ('" +
-                       have.name.str() + "'): expected " + spell(want) + " (" +
-                       want.describe() + ")";
-    if (layout.size != want.sizeBytes) {
-      diags.push_back(makeDiagnostic(
-          Severity::Error, have.loc, "abi-param-size",
-          head + ", found " + spellFound(have) + " (" +
-              std::to_string(layout.size) + " bytes instead of " +
-              std::to_string(want.sizeBytes) + ")",
-          "declare it as '.param " + spell(want) + " " + have.name.str() +
-              "'"));
-      continue;
-    }
-    if (layout.align != want.alignBytes) {
-      diags.push_back(
-          makeDiagnostic(Severity::Error, have.loc, "abi-param-align",
-                         head + ", found " + spellFound(have) + " (alignment " +
-                             std::to_string(layout.align) + " instead of " +
-                             std::to_string(want.alignBytes) + ")",
-                         "declare it as '.param " + spell(want) + " " +
-                             have.name.str() + "'"));
-      continue;
-    }
-    if (have.type == want.ptxType &&
-        have.isArray == (spell(want) != want.ptxType))
-      continue;
-    if (!sameKindFamily(have.type, want.ptxType)) {
-      diags.push_back(makeDiagnostic(
-          Severity::Error, have.loc, "abi-param-type",
-          head + ", found " + spellFound(have) +
-              " (same size, but a float and an integer: parameters may be "
-              "out of order)",
-          "declare it as '.param " + spell(want) + " " + have.name.str() +
-              "'"));
-      continue;
-    }
+  if (named)
+    return named;
+  if (entries.size() == 1) {
+    diags.push_back(
+        makeDiagnostic(Severity::Error, entries[0]->loc, "abi-missing-entry",
+                       "entry '" + contract.entryName +
+                           "' not found; the module defines "
+                           "entry '" +
+                           entries[0]->name.str() + "' instead",
+                       "rename the entry to '" + contract.entryName + "'"));
+  } else {
+    std::string found;
+    for (const Function *fn : entries)
+      found += (found.empty() ? "" : ", ") + fn->name.str();
     diags.push_back(makeDiagnostic(
-        Severity::Note, have.loc, "abi-equivalent-type",
-        "parameter " + std::to_string(i + 1) + " ('" + have.name.str() +
-            "') is " + spellFound(have) + " where the contract says " +
-            spell(want) + " (" + want.describe() +
-            "): same size and alignment, ABI-equivalent"));
+        Severity::Error, SourceLocation{1, 1}, "abi-missing-entry",
+        "entry '" + contract.entryName + "' not found" +
+            (found.empty() ? std::string(" (the module has no .entry)")
+                           : " (entries: " + found + ")"),
+        "define '.visible .entry " + contract.entryName + "(...)'"));
   }
-  for (unsigned i = common; i < contract.params.size(); ++i) {
+  if (!parsed.ok())
+    diags.insert(diags.begin(), parsed.diagnostics.front());
+  return entries.size() == 1 ? entries[0] : nullptr;
+}
+
+/// How parameter `index` of the entry (`have`) departs from the contract's
+/// (`want`), if it does: a size, alignment or kind error, or a note that a
+/// different but ABI-equivalent type was used.
+static std::optional<Diagnostic>
+checkParam(unsigned index, const AbiParam &want, const Param &have) {
+  Layout layout = layoutOf(have);
+  std::string head = "parameter " + std::to_string(index + 1) + " ('" +
+                     have.name.str() + "'): expected " + spell(want) + " (" +
+                     want.describe() + ")";
+  std::string fix =
+      "declare it as '.param " + spell(want) + " " + have.name.str() + "'";
+  if (layout.size != want.sizeBytes)
+    return makeDiagnostic(Severity::Error, have.loc, "abi-param-size",
+                          head + ", found " + spellFound(have) + " (" +
+                              std::to_string(layout.size) +
+                              " bytes instead of " +
+                              std::to_string(want.sizeBytes) + ")",
+                          fix);
+  if (layout.align != want.alignBytes)
+    return makeDiagnostic(Severity::Error, have.loc, "abi-param-align",
+                          head + ", found " + spellFound(have) +
+                              " (alignment " + std::to_string(layout.align) +
+                              " instead of " + std::to_string(want.alignBytes) +
+                              ")",
+                          fix);
+  if (have.type == want.ptxType &&
+      have.isArray == (spell(want) != want.ptxType))
+    return std::nullopt;
+  if (!sameKindFamily(have.type, want.ptxType))
+    return makeDiagnostic(
+        Severity::Error, have.loc, "abi-param-type",
+        head + ", found " + spellFound(have) +
+            " (same size, but a float and an integer: parameters may be "
+            "out of order)",
+        fix);
+  return makeDiagnostic(Severity::Note, have.loc, "abi-equivalent-type",
+                        "parameter " + std::to_string(index + 1) + " ('" +
+                            have.name.str() + "') is " + spellFound(have) +
+                            " where the contract says " + spell(want) + " (" +
+                            want.describe() +
+                            "): same size and alignment, ABI-equivalent");
+}
+
+/// Parameters the contract has and the entry lacks, and the reverse.
+static void checkParamCount(const Function &entry, const AbiContract &contract,
+                            std::vector<Diagnostic> &diags) {
+  const std::vector<Param> &params = entry.params;
+  size_t common = std::min(params.size(), contract.params.size());
+  for (size_t i = common; i < contract.params.size(); ++i) {
     const AbiParam &want = contract.params[i];
     diags.push_back(makeDiagnostic(
-        Severity::Error, params.empty() ? entry->loc : params.back().loc,
+        Severity::Error, params.empty() ? entry.loc : params.back().loc,
         "abi-param-count",
         "parameter " + std::to_string(i + 1) + " is missing: expected " +
             spell(want) + " (" + want.describe() + "); the contract has " +
             std::to_string(contract.params.size()) + " parameters, '" +
-            entry->name.str() + "' declares " + std::to_string(params.size()),
+            entry.name.str() + "' declares " + std::to_string(params.size()),
         "add '.param " + spell(want) + " " + contract.entryName + "_param_" +
             std::to_string(i) + "'"));
   }
-  for (unsigned i = common; i < params.size(); ++i)
+  for (size_t i = common; i < params.size(); ++i)
     diags.push_back(makeDiagnostic(
         Severity::Error, params[i].loc, "abi-param-count",
         "unexpected parameter " + std::to_string(i + 1) + " ('" +
             params[i].name.str() + "'): the contract has only " +
             std::to_string(contract.params.size()) + " parameters",
         "remove it; the host passes exactly the contract's parameters"));
+}
+
+std::vector<Diagnostic> llmptx::ptx::checkAbi(StringRef ptxText,
+                                              const AbiContract &contract) {
+  std::vector<Diagnostic> diags;
+  ParseResult parsed = parsePtx(ptxText);
+  const Function *entry = findContractEntry(parsed, contract, diags);
+  if (!entry)
+    return diags;
+  const std::vector<Param> &params = entry->params;
+  unsigned common = std::min<size_t>(params.size(), contract.params.size());
+  for (unsigned i = 0; i < common; ++i)
+    if (std::optional<Diagnostic> departure =
+            checkParam(i, contract.params[i], params[i]))
+      diags.push_back(std::move(*departure));
+  checkParamCount(*entry, contract, diags);
   sortDiagnostics(diags);
   return diags;
 }

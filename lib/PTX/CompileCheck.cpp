@@ -8,17 +8,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/Runtime/CudaToolkit.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -29,68 +28,29 @@ using llvm::StringRef;
 // Finding the toolkit
 //===----------------------------------------------------------------------===//
 
-static bool isExecutable(const llvm::Twine &path) {
-  return llvm::sys::fs::exists(path) && llvm::sys::fs::can_execute(path) &&
-         !llvm::sys::fs::is_directory(path);
-}
-
-static std::string findNvJitLink(StringRef root) {
-  static const char *const dirs[] = {"lib64", "lib", "targets/x86_64-linux/lib",
-                                     "targets/sbsa-linux/lib"};
-  static const char *const names[] = {"libnvJitLink.so", "libnvJitLink.so.13",
-                                      "libnvJitLink.so.12"};
-  for (const char *dir : dirs)
-    for (const char *name : names) {
-      llvm::SmallString<256> path(root);
-      llvm::sys::path::append(path, dir, name);
-      if (llvm::sys::fs::exists(path))
-        return std::string(path);
-    }
-  return {};
-}
-
-/// Fills `toolkit` from a toolkit root; true when it has ptxas or nvJitLink.
-static bool probeRoot(StringRef root, CudaToolkit &toolkit) {
-  if (root.empty() || !llvm::sys::fs::is_directory(root))
-    return false;
-  llvm::SmallString<256> ptxas(root);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  toolkit = CudaToolkit();
-  toolkit.root = root.str();
-  if (isExecutable(ptxas))
-    toolkit.ptxasPath = std::string(ptxas);
-  toolkit.nvJitLinkPath = findNvJitLink(root);
-  return !toolkit.ptxasPath.empty() || !toolkit.nvJitLinkPath.empty();
+static CudaToolkit
+toCudaToolkit(const llmptx::runtime::CudaToolkitLocation &found) {
+  CudaToolkit toolkit;
+  toolkit.root = found.root;
+  toolkit.ptxasPath = found.ptxas;
+  toolkit.nvJitLinkPath = found.nvJitLink;
+  return toolkit;
 }
 
 llvm::Expected<CudaToolkit>
 llmptx::ptx::findCudaToolkit(StringRef cudaPathOption) {
-  CudaToolkit toolkit;
   if (!cudaPathOption.empty()) {
     // An explicit choice never falls back silently to another toolkit.
-    if (probeRoot(cudaPathOption, toolkit))
-      return toolkit;
+    if (auto found =
+            llmptx::runtime::probeCudaToolkitRoot(cudaPathOption.str()))
+      return toCudaToolkit(*found);
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "no ptxas (bin/ptxas) or libnvJitLink (lib64/) under --cuda-path '" +
             cudaPathOption + "'");
   }
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *value = std::getenv(var))
-      if (probeRoot(value, toolkit))
-        return toolkit;
-  if (llvm::ErrorOr<std::string> ptxas =
-          llvm::sys::findProgramByName("ptxas")) {
-    StringRef bin = llvm::sys::path::parent_path(*ptxas);
-    StringRef root = llvm::sys::path::parent_path(bin);
-    if (probeRoot(root, toolkit) && !toolkit.ptxasPath.empty())
-      return toolkit;
-    toolkit = CudaToolkit();
-    toolkit.ptxasPath = *ptxas;
-    return toolkit;
-  }
-  if (probeRoot("/usr/local/cuda", toolkit))
-    return toolkit;
+  if (auto found = llmptx::runtime::locateCudaToolkit())
+    return toCudaToolkit(*found);
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       "no CUDA toolkit found: looked at --cuda-path, CUDA_HOME, CUDA_PATH, "

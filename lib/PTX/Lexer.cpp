@@ -61,102 +61,7 @@ bool Lexer::skipTrivia(bool &sawNewline) {
   return skipped;
 }
 
-void Lexer::advance() {
-  bool sawNewline = first;
-  bool space = skipTrivia(sawNewline) || first;
-  first = false;
-  current = Token();
-  current.spaceBefore = space;
-  current.startsLine = sawNewline;
-  current.loc = here();
-  if (pos >= text.size()) {
-    current.kind = TokenKind::Eof;
-    current.text = text.substr(text.size());
-    return;
-  }
-  size_t start = pos;
-  char c = text[pos];
-  auto finish = [&](TokenKind kind) {
-    current.kind = kind;
-    current.text = text.slice(start, pos);
-  };
-
-  if (isIdentStart(c)) {
-    ++pos;
-    while (pos < text.size() && isIdentChar(text[pos]))
-      ++pos;
-    return finish(TokenKind::Identifier);
-  }
-  if (c == '.' && pos + 1 < text.size() &&
-      (isIdentChar(text[pos + 1]) || text[pos + 1] == ':')) {
-    ++pos;
-    while (pos < text.size() && (isIdentChar(text[pos]) || text[pos] == ':'))
-      ++pos;
-    return finish(TokenKind::DotWord);
-  }
-  if (isDigit(c)) {
-    // Hex float bit patterns first: 0f3F800000 (f32), 0d3FF0... (f64).
-    if (c == '0' && pos + 1 < text.size()) {
-      char k = text[pos + 1];
-      unsigned want = (k == 'f' || k == 'F')   ? 8
-                      : (k == 'd' || k == 'D') ? 16
-                                               : 0;
-      if (want) {
-        size_t p = pos + 2;
-        while (p < text.size() && isHex(text[p]))
-          ++p;
-        if (p - (pos + 2) == want) {
-          pos = p;
-          return finish(TokenKind::Float);
-        }
-      }
-      if (k == 'x' || k == 'X' || k == 'b' || k == 'B') {
-        pos += 2;
-        while (pos < text.size() && isHex(text[pos]))
-          ++pos;
-        if (pos < text.size() && (text[pos] == 'U' || text[pos] == 'u'))
-          ++pos;
-        return finish(TokenKind::Integer);
-      }
-    }
-    while (pos < text.size() && isDigit(text[pos]))
-      ++pos;
-    bool isFloat = false;
-    if (pos + 1 < text.size() && text[pos] == '.' && isDigit(text[pos + 1])) {
-      isFloat = true;
-      ++pos;
-      while (pos < text.size() && isDigit(text[pos]))
-        ++pos;
-    }
-    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-      size_t p = pos + 1;
-      if (p < text.size() && (text[p] == '+' || text[p] == '-'))
-        ++p;
-      if (p < text.size() && isDigit(text[p])) {
-        isFloat = true;
-        pos = p;
-        while (pos < text.size() && isDigit(text[pos]))
-          ++pos;
-      }
-    }
-    if (!isFloat && pos < text.size() && (text[pos] == 'U' || text[pos] == 'u'))
-      ++pos;
-    return finish(isFloat ? TokenKind::Float : TokenKind::Integer);
-  }
-  if (c == '"') {
-    ++pos;
-    while (pos < text.size() && text[pos] != '"' && text[pos] != '\n') {
-      if (text[pos] == '\\' && pos + 1 < text.size())
-        ++pos;
-      ++pos;
-    }
-    if (pos < text.size() && text[pos] == '"')
-      ++pos;
-    else if (!unterminated.line)
-      unterminated = current.loc;
-    return finish(TokenKind::String);
-  }
-  ++pos;
+static bool isPunct(char c) {
   switch (c) {
   case ',':
   case ';':
@@ -181,8 +86,117 @@ void Lexer::advance() {
   case '^':
   case '~':
   case '?':
-    return finish(TokenKind::Punct);
+    return true;
   default:
-    return finish(TokenKind::Invalid);
+    return false;
   }
+}
+
+void Lexer::advance() {
+  bool sawNewline = first;
+  bool space = skipTrivia(sawNewline) || first;
+  first = false;
+  current = Token();
+  current.spaceBefore = space;
+  current.startsLine = sawNewline;
+  current.loc = here();
+  if (pos >= text.size()) {
+    current.kind = TokenKind::Eof;
+    current.text = text.substr(text.size());
+    return;
+  }
+  size_t start = pos;
+  current.kind = lexToken();
+  current.text = text.slice(start, pos);
+}
+
+TokenKind Lexer::lexToken() {
+  char c = text[pos];
+  if (isIdentStart(c)) {
+    ++pos;
+    while (pos < text.size() && isIdentChar(text[pos]))
+      ++pos;
+    return TokenKind::Identifier;
+  }
+  if (c == '.' && pos + 1 < text.size() &&
+      (isIdentChar(text[pos + 1]) || text[pos + 1] == ':')) {
+    ++pos;
+    while (pos < text.size() && (isIdentChar(text[pos]) || text[pos] == ':'))
+      ++pos;
+    return TokenKind::DotWord;
+  }
+  if (isDigit(c))
+    return lexNumber();
+  if (c == '"')
+    return lexString();
+  ++pos;
+  return isPunct(c) ? TokenKind::Punct : TokenKind::Invalid;
+}
+
+std::optional<TokenKind> Lexer::lexPrefixedNumber() {
+  if (text[pos] != '0' || pos + 1 >= text.size())
+    return std::nullopt;
+  // Hex float bit patterns first: 0f3F800000 (f32), 0d3FF0... (f64).
+  char k = text[pos + 1];
+  unsigned want = (k == 'f' || k == 'F') ? 8 : (k == 'd' || k == 'D') ? 16 : 0;
+  if (want) {
+    size_t p = pos + 2;
+    while (p < text.size() && isHex(text[p]))
+      ++p;
+    if (p - (pos + 2) == want) {
+      pos = p;
+      return TokenKind::Float;
+    }
+  }
+  if (k == 'x' || k == 'X' || k == 'b' || k == 'B') {
+    pos += 2;
+    while (pos < text.size() && isHex(text[pos]))
+      ++pos;
+    if (pos < text.size() && (text[pos] == 'U' || text[pos] == 'u'))
+      ++pos;
+    return TokenKind::Integer;
+  }
+  return std::nullopt;
+}
+
+TokenKind Lexer::lexNumber() {
+  if (std::optional<TokenKind> prefixed = lexPrefixedNumber())
+    return *prefixed;
+  while (pos < text.size() && isDigit(text[pos]))
+    ++pos;
+  bool isFloat = false;
+  if (pos + 1 < text.size() && text[pos] == '.' && isDigit(text[pos + 1])) {
+    isFloat = true;
+    ++pos;
+    while (pos < text.size() && isDigit(text[pos]))
+      ++pos;
+  }
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    size_t p = pos + 1;
+    if (p < text.size() && (text[p] == '+' || text[p] == '-'))
+      ++p;
+    if (p < text.size() && isDigit(text[p])) {
+      isFloat = true;
+      pos = p;
+      while (pos < text.size() && isDigit(text[pos]))
+        ++pos;
+    }
+  }
+  if (!isFloat && pos < text.size() && (text[pos] == 'U' || text[pos] == 'u'))
+    ++pos;
+  return isFloat ? TokenKind::Float : TokenKind::Integer;
+}
+
+TokenKind Lexer::lexString() {
+  ++pos;
+  while (pos < text.size() && text[pos] != '"' && text[pos] != '\n') {
+    if (text[pos] == '\\' && pos + 1 < text.size())
+      ++pos;
+    ++pos;
+  }
+  if (pos < text.size() && text[pos] == '"')
+    ++pos;
+  else if (!unterminated.line)
+    unterminated = current.loc;
+  return TokenKind::String;
 }

@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace llmptx::ptx {
 
 enum class TokenKind {
@@ -61,6 +63,15 @@ private:
   void advance();
   /// Skips whitespace and comments; returns true when any was skipped.
   bool skipTrivia(bool &sawNewline);
+  /// Moves past the token that starts at `pos` (not at the end) and says
+  /// what it is.
+  TokenKind lexToken();
+  TokenKind lexNumber();
+  /// A number written with a prefix: 0f/0d float bit patterns, 0x/0b
+  /// integers. Nothing (and `pos` unmoved) when there is no such prefix.
+  std::optional<TokenKind> lexPrefixedNumber();
+  /// A string, up to its closing quote or the end of the line.
+  TokenKind lexString();
   SourceLocation here() const {
     return {line, static_cast<unsigned>(pos - lineStart + 1)};
   }

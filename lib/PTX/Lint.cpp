@@ -791,121 +791,149 @@ private:
     return i < std::size(Roles) ? Roles[i] : StringRef("operand");
   }
 
+  /// The operands of one instruction whose types are checked (without a
+  /// trailing cache-policy operand, a .b64 register of its own) and the type
+  /// the instruction operates on (its last type modifier).
+  struct TypedOperands {
+    const Instruction &inst;
+    unsigned count;
+    StringRef typeText;
+    ScalarType type;
+  };
+
+  /// Operand `i`, when present, must be of `type`.
+  void checkOperand(const TypedOperands &ops, unsigned i, ScalarType type,
+                    StringRef typeText, Slot slot = Slot::Strict) {
+    if (i < ops.count)
+      checkTyped(ops.inst, ops.inst.operands[i], type, typeText, slot,
+                 operandRole(i));
+  }
+
+  /// The listed operands, when present, must be of the instruction's type.
+  void checkOperands(const TypedOperands &ops,
+                     std::initializer_list<unsigned> indices,
+                     Slot slot = Slot::Strict) {
+    for (unsigned i : indices)
+      checkOperand(ops, i, ops.type, ops.typeText, slot);
+  }
+
+  /// Operands `from` to the last must be of the instruction's type.
+  void checkOperandsFrom(const TypedOperands &ops, unsigned from) {
+    for (unsigned i = from; i < ops.count; ++i)
+      checkOperand(ops, i, ops.type, ops.typeText);
+  }
+
+  /// mul.wide/mad.wide: a destination (and addend) twice as wide.
+  void checkWideOperands(const TypedOperands &ops) {
+    if (!llvm::is_contained(ops.inst.modifiers, StringRef(".wide")))
+      return checkOperandsFrom(ops, 0);
+    ScalarType wide{ops.type.kind, ops.type.bits * 2};
+    std::string wideText = typeName(wide);
+    checkOperand(ops, 0, wide, wideText);
+    checkOperands(ops, {1, 2});
+    checkOperand(ops, 3, wide, wideText);
+  }
+
+  /// setp: one or two predicate destinations (`p|q`), compared values of
+  /// the instruction's type, an optional predicate source.
+  void checkSetPredicateOperands(const TypedOperands &ops) {
+    ScalarType pred{TypeKind::Predicate, 1};
+    if (ops.count > 0) {
+      const Operand &d = ops.inst.operands[0];
+      if (d.kind == Operand::Kind::Expression)
+        for (const Operand &e : d.elements)
+          checkTyped(ops.inst, e, pred, ".pred", Slot::Strict, "destination");
+      else
+        checkTyped(ops.inst, d, pred, ".pred", Slot::Strict, "destination");
+    }
+    checkOperands(ops, {1, 2});
+    checkOperand(ops, 3, pred, ".pred");
+  }
+
+  /// cvt: the destination of the first type, the sources of the second.
+  void
+  checkConvertOperands(const TypedOperands &ops,
+                       llvm::ArrayRef<std::pair<StringRef, ScalarType>> types) {
+    if (types.size() != 2)
+      return;
+    checkOperand(ops, 0, types[0].second, types[0].first, Slot::Relaxed);
+    for (unsigned i = 1; i < ops.count; ++i)
+      checkOperand(ops, i, types[1].second, types[1].first, Slot::Relaxed);
+  }
+
+  void checkMoveOperands(const TypedOperands &ops) {
+    if (ops.count < 2)
+      return;
+    const Operand &d = ops.inst.operands[0];
+    const Operand &a = ops.inst.operands[1];
+    // Pack/unpack ({%r1,%r2} <-> %rd1) and symbol addresses are fine.
+    if (d.kind == Operand::Kind::Vector || a.kind == Operand::Kind::Vector ||
+        a.kind == Operand::Kind::Symbol || a.kind == Operand::Kind::Expression)
+      return;
+    checkOperands(ops, {0, 1});
+  }
+
   void checkOperandTypes(const Instruction &inst, const OpcodeInfo &info) {
     if (info.shape == OperandShape::Unchecked)
       return;
     auto types = typeModifiers(inst);
     if (types.empty())
       return;
-    // A trailing cache-policy operand is a .b64 register of its own.
     unsigned count = inst.operands.size();
     if (llvm::is_contained(inst.modifiers, StringRef(".L2::cache_hint")) &&
         count > 0)
       --count;
-    auto [typeText, type] = types.back();
-    auto all = [&](unsigned from, ScalarType t, StringRef text, Slot slot) {
-      for (unsigned i = from; i < count; ++i)
-        checkTyped(inst, inst.operands[i], t, text, slot, operandRole(i));
-    };
-    auto one = [&](unsigned i, ScalarType t, StringRef text, Slot slot) {
-      if (i < count)
-        checkTyped(inst, inst.operands[i], t, text, slot, operandRole(i));
-    };
+    TypedOperands ops{inst, count, types.back().first, types.back().second};
     ScalarType pred{TypeKind::Predicate, 1};
     switch (info.shape) {
     case OperandShape::AllSame:
-      return all(0, type, typeText, Slot::Strict);
-    case OperandShape::Wide: {
-      if (!llvm::is_contained(inst.modifiers, StringRef(".wide")))
-        return all(0, type, typeText, Slot::Strict);
-      ScalarType wide{type.kind, type.bits * 2};
-      std::string wideText = typeName(wide);
-      one(0, wide, wideText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
-      one(2, type, typeText, Slot::Strict);
-      one(3, wide, wideText, Slot::Strict);
-      return;
-    }
+      return checkOperandsFrom(ops, 0);
+    case OperandShape::Wide:
+      return checkWideOperands(ops);
     case OperandShape::Shift:
-      one(0, type, typeText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
+      checkOperands(ops, {0, 1});
       check32(inst, 2, "shift amount");
       return;
-    case OperandShape::SetPredicate: {
-      if (count > 0) {
-        const Operand &d = inst.operands[0];
-        if (d.kind == Operand::Kind::Expression)
-          for (const Operand &e : d.elements)
-            checkTyped(inst, e, pred, ".pred", Slot::Strict, "destination");
-        else
-          checkTyped(inst, d, pred, ".pred", Slot::Strict, "destination");
-      }
-      one(1, type, typeText, Slot::Strict);
-      one(2, type, typeText, Slot::Strict);
-      one(3, pred, ".pred", Slot::Strict);
-      return;
-    }
+    case OperandShape::SetPredicate:
+      return checkSetPredicateOperands(ops);
     case OperandShape::Select:
-      one(0, type, typeText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
-      one(2, type, typeText, Slot::Strict);
-      one(3, pred, ".pred", Slot::Strict);
+      checkOperands(ops, {0, 1, 2});
+      checkOperand(ops, 3, pred, ".pred");
       return;
     case OperandShape::Load:
-      one(0, type, typeText, Slot::Relaxed);
+      checkOperands(ops, {0}, Slot::Relaxed);
       requireAddress(inst, 1);
       return;
     case OperandShape::Store:
       requireAddress(inst, 0);
-      one(1, type, typeText, Slot::Relaxed);
+      checkOperands(ops, {1}, Slot::Relaxed);
       return;
-    case OperandShape::Convert: {
-      if (types.size() != 2)
-        return;
-      one(0, types[0].second, types[0].first, Slot::Relaxed);
-      for (unsigned i = 1; i < count; ++i)
-        one(i, types[1].second, types[1].first, Slot::Relaxed);
-      return;
-    }
-    case OperandShape::Move: {
-      if (count < 2)
-        return;
-      const Operand &d = inst.operands[0];
-      const Operand &a = inst.operands[1];
-      // Pack/unpack ({%r1,%r2} <-> %rd1) and symbol addresses are fine.
-      if (d.kind == Operand::Kind::Vector || a.kind == Operand::Kind::Vector ||
-          a.kind == Operand::Kind::Symbol ||
-          a.kind == Operand::Kind::Expression)
-        return;
-      one(0, type, typeText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
-      return;
-    }
+    case OperandShape::Convert:
+      return checkConvertOperands(ops, types);
+    case OperandShape::Move:
+      return checkMoveOperands(ops);
     case OperandShape::CountBits:
       check32(inst, 0, "destination");
-      one(1, type, typeText, Slot::Strict);
+      checkOperands(ops, {1});
       return;
     case OperandShape::BitField:
-      one(0, type, typeText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
+      checkOperands(ops, {0, 1});
       check32(inst, 2, "bit position");
       check32(inst, 3, "field length");
       return;
     case OperandShape::BitInsert:
-      one(0, type, typeText, Slot::Strict);
-      one(1, type, typeText, Slot::Strict);
-      one(2, type, typeText, Slot::Strict);
+      checkOperands(ops, {0, 1, 2});
       check32(inst, 3, "bit position");
       check32(inst, 4, "field length");
       return;
     case OperandShape::Atomic:
-      one(0, type, typeText, Slot::Strict);
+      checkOperands(ops, {0});
       requireAddress(inst, 1);
-      all(2, type, typeText, Slot::Strict);
+      checkOperandsFrom(ops, 2);
       return;
     case OperandShape::Reduce:
       requireAddress(inst, 0);
-      all(1, type, typeText, Slot::Strict);
+      checkOperandsFrom(ops, 1);
       return;
     case OperandShape::Unchecked:
       return;

@@ -847,15 +847,8 @@ static OrderedJson numberOrText(const std::string &text) {
   return text;
 }
 
-std::string llmptx::runtime::writeBundleJson(const VerificationBundle &bundle) {
-  OrderedJson root;
-  root["format"] = kBundleFormat;
-  root["version"] = kBundleVersion;
-  root["kernel"] = bundle.kernel;
-  if (!bundle.chip.empty())
-    root["chip"] = bundle.chip;
-  root["seed"] = bundle.seed;
-  root["sizes"] = bundle.sizes;
+/// The shapes, each with the bundle's sizes first, in their order.
+static OrderedJson shapesJson(const VerificationBundle &bundle) {
   OrderedJson shapes = OrderedJson::array();
   for (const SizeBindings &shape : bundle.shapes) {
     OrderedJson object = OrderedJson::object();
@@ -867,108 +860,135 @@ std::string llmptx::runtime::writeBundleJson(const VerificationBundle &bundle) {
         object[name] = value;
     shapes.push_back(object);
   }
-  root["shapes"] = shapes;
+  return shapes;
+}
+
+static OrderedJson initRecipeJson(const InitRecipe &init) {
+  OrderedJson recipe;
+  recipe["kind"] = initRecipeKindName(init.kind);
+  switch (init.kind) {
+  case InitRecipe::Kind::Uniform:
+    recipe["lo"] = init.lo;
+    recipe["hi"] = init.hi;
+    if (init.special)
+      recipe["special"] = true;
+    break;
+  case InitRecipe::Kind::RandInt:
+    recipe["lo"] = static_cast<int64_t>(init.lo);
+    recipe["hi"] = static_cast<int64_t>(init.hi);
+    break;
+  case InitRecipe::Kind::Iota:
+    recipe["start"] = init.start;
+    recipe["step"] = init.step;
+    break;
+  case InitRecipe::Kind::Constant:
+    recipe["value"] = numberOrText(init.value);
+    break;
+  case InitRecipe::Kind::Copy:
+    recipe["from"] = init.from;
+    break;
+  case InitRecipe::Kind::Zeros:
+    break;
+  }
+  return recipe;
+}
+
+static OrderedJson toleranceJson(const Tolerance &tolerance) {
+  OrderedJson bounds;
+  bounds["ulp"] = tolerance.ulp;
+  if (tolerance.rel)
+    bounds["rel"] = tolerance.rel;
+  if (tolerance.abs)
+    bounds["abs"] = tolerance.abs;
+  if (tolerance.signedZero)
+    bounds["signed_zero"] = true;
+  return bounds;
+}
+
+static OrderedJson expressionsJson(const std::vector<std::string> &texts) {
+  OrderedJson array = OrderedJson::array();
+  for (const std::string &text : texts)
+    array.push_back(expressionJson(text));
+  return array;
+}
+
+/// A buffer, leaving out what has its default value.
+static OrderedJson bufferJson(const BufferSpec &buffer) {
+  OrderedJson object;
+  object["name"] = buffer.name;
+  object["element"] = elementTypeName(buffer.element);
+  object["shape"] = expressionsJson(buffer.shape);
+  if (!buffer.strides.empty())
+    object["strides"] = expressionsJson(buffer.strides);
+  if (buffer.offset != "0")
+    object["offset"] = expressionJson(buffer.offset);
+  object["role"] = bufferRoleName(buffer.role);
+  if (buffer.init)
+    object["init"] = initRecipeJson(*buffer.init);
+  bool written =
+      buffer.role == BufferRole::Output || buffer.role == BufferRole::InOut;
+  if (written && isFloatType(buffer.element))
+    object["tolerance"] = toleranceJson(buffer.tolerance);
+  if (buffer.alignment)
+    object["alignment"] = buffer.alignment;
+  return object;
+}
+
+static OrderedJson paramJson(const ParamSpec &param) {
+  OrderedJson object;
+  object["role"] = paramRoleName(param.role);
+  if (param.role == ParamRole::Scalar) {
+    object["type"] = param.type;
+    bool isFloat =
+        !param.type.empty() && (param.type[0] == 'f' || param.type[0] == 'b');
+    object["value"] =
+        isFloat ? numberOrText(param.value) : expressionJson(param.value);
+    return object;
+  }
+  object["buffer"] = param.buffer;
+  if (param.role == ParamRole::Size || param.role == ParamRole::Stride)
+    object["dim"] = param.dim;
+  if (!param.type.empty())
+    object["type"] = param.type;
+  return object;
+}
+
+static OrderedJson timingSpecJson(const TimingSpec &spec) {
+  OrderedJson timing;
+  timing["shape"] = spec.shape;
+  timing["min_runs"] = spec.minRuns;
+  timing["max_ms"] = spec.maxMs;
+  if (!spec.flops.empty())
+    timing["flops"] = expressionJson(spec.flops);
+  return timing;
+}
+
+std::string llmptx::runtime::writeBundleJson(const VerificationBundle &bundle) {
+  OrderedJson root;
+  root["format"] = kBundleFormat;
+  root["version"] = kBundleVersion;
+  root["kernel"] = bundle.kernel;
+  if (!bundle.chip.empty())
+    root["chip"] = bundle.chip;
+  root["seed"] = bundle.seed;
+  root["sizes"] = bundle.sizes;
+  root["shapes"] = shapesJson(bundle);
   root["launch"] = launchJson(bundle.launch);
   OrderedJson buffers = OrderedJson::array();
-  for (const BufferSpec &buffer : bundle.buffers) {
-    OrderedJson object;
-    object["name"] = buffer.name;
-    object["element"] = elementTypeName(buffer.element);
-    OrderedJson shape = OrderedJson::array();
-    for (const std::string &dim : buffer.shape)
-      shape.push_back(expressionJson(dim));
-    object["shape"] = shape;
-    if (!buffer.strides.empty()) {
-      OrderedJson strides = OrderedJson::array();
-      for (const std::string &stride : buffer.strides)
-        strides.push_back(expressionJson(stride));
-      object["strides"] = strides;
-    }
-    if (buffer.offset != "0")
-      object["offset"] = expressionJson(buffer.offset);
-    object["role"] = bufferRoleName(buffer.role);
-    if (buffer.init) {
-      const InitRecipe &init = *buffer.init;
-      OrderedJson recipe;
-      recipe["kind"] = initRecipeKindName(init.kind);
-      switch (init.kind) {
-      case InitRecipe::Kind::Uniform:
-        recipe["lo"] = init.lo;
-        recipe["hi"] = init.hi;
-        if (init.special)
-          recipe["special"] = true;
-        break;
-      case InitRecipe::Kind::RandInt:
-        recipe["lo"] = static_cast<int64_t>(init.lo);
-        recipe["hi"] = static_cast<int64_t>(init.hi);
-        break;
-      case InitRecipe::Kind::Iota:
-        recipe["start"] = init.start;
-        recipe["step"] = init.step;
-        break;
-      case InitRecipe::Kind::Constant:
-        recipe["value"] = numberOrText(init.value);
-        break;
-      case InitRecipe::Kind::Copy:
-        recipe["from"] = init.from;
-        break;
-      case InitRecipe::Kind::Zeros:
-        break;
-      }
-      object["init"] = recipe;
-    }
-    const Tolerance &tolerance = buffer.tolerance;
-    if (buffer.role == BufferRole::Output || buffer.role == BufferRole::InOut) {
-      if (isFloatType(buffer.element)) {
-        OrderedJson bounds;
-        bounds["ulp"] = tolerance.ulp;
-        if (tolerance.rel)
-          bounds["rel"] = tolerance.rel;
-        if (tolerance.abs)
-          bounds["abs"] = tolerance.abs;
-        if (tolerance.signedZero)
-          bounds["signed_zero"] = true;
-        object["tolerance"] = bounds;
-      }
-    }
-    if (buffer.alignment)
-      object["alignment"] = buffer.alignment;
-    buffers.push_back(object);
-  }
+  for (const BufferSpec &buffer : bundle.buffers)
+    buffers.push_back(bufferJson(buffer));
   root["buffers"] = buffers;
   if (bundle.alignment)
     root["alignment"] = bundle.alignment;
   OrderedJson params = OrderedJson::array();
-  for (const ParamSpec &param : bundle.params) {
-    OrderedJson object;
-    object["role"] = paramRoleName(param.role);
-    if (param.role == ParamRole::Scalar) {
-      object["type"] = param.type;
-      bool isFloat =
-          !param.type.empty() && (param.type[0] == 'f' || param.type[0] == 'b');
-      object["value"] =
-          isFloat ? numberOrText(param.value) : expressionJson(param.value);
-    } else {
-      object["buffer"] = param.buffer;
-      if (param.role == ParamRole::Size || param.role == ParamRole::Stride)
-        object["dim"] = param.dim;
-      if (!param.type.empty())
-        object["type"] = param.type;
-    }
-    params.push_back(object);
-  }
+  for (const ParamSpec &param : bundle.params)
+    params.push_back(paramJson(param));
   root["params"] = params;
   root["reference"] = kernelJson(bundle.reference);
   OrderedJson candidates = OrderedJson::array();
   for (const KernelObject &candidate : bundle.candidates)
     candidates.push_back(kernelJson(candidate));
   root["candidates"] = candidates;
-  OrderedJson timing;
-  timing["shape"] = bundle.timing.shape;
-  timing["min_runs"] = bundle.timing.minRuns;
-  timing["max_ms"] = bundle.timing.maxMs;
-  if (!bundle.timing.flops.empty())
-    timing["flops"] = expressionJson(bundle.timing.flops);
-  root["timing"] = timing;
+  root["timing"] = timingSpecJson(bundle.timing);
   return root.dump(2) + "\n";
 }

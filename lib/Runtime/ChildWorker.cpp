@@ -43,6 +43,7 @@
 
 using namespace llmptx::runtime;
 using namespace llmptx::runtime::json_support;
+namespace cu = llmptx::cu;
 
 namespace {
 
@@ -130,6 +131,80 @@ struct ShapeState {
   std::vector<std::vector<uint8_t>> imagesB;
   DeviceSession::BufferSet referenceSet;
   DeviceSession::BufferSet candidateSet;
+};
+
+/// What a stage of a command returns besides nullopt (the command goes on)
+/// and an exit code (the worker stops): the command is over, its answer
+/// sent, and the worker goes on.
+constexpr int kAnswered = -1;
+
+/// A command's own return for a stage that stopped it.
+std::optional<int> commandEnd(int stop) {
+  if (stop == kAnswered)
+    return std::nullopt;
+  return stop;
+}
+
+/// The two kernels a timing command compares, and their launches.
+struct TimedKernels {
+  DeviceSession::Kernel candidate, reference;
+  const LaunchDims *candidateDims = nullptr;
+  const LaunchDims *referenceDims = nullptr;
+};
+
+/// The milliseconds of each timed launch.
+struct TimingSamples {
+  std::vector<double> referenceMs, candidateMs;
+};
+
+/// One timed launch: the L2 flush buffer is overwritten, then the kernel
+/// runs between two events on the timing stream, on the buffers of one set
+/// (the same for both kernels).
+class TimedLauncher {
+public:
+  TimedLauncher(DeviceSession &session, const ShapePlan &plan,
+                const DeviceSession::BufferSet &set, cu::DevicePtr flush,
+                uint64_t flushBytes, cu::Stream stream)
+      : session(session), plan(plan), set(set), flush(flush),
+        flushBytes(flushBytes), stream(stream) {
+    session.api().cuEventCreate(&events[0], 0);
+    session.api().cuEventCreate(&events[1], 0);
+  }
+  ~TimedLauncher() {
+    session.api().cuEventDestroy(events[0]);
+    session.api().cuEventDestroy(events[1]);
+  }
+  TimedLauncher(const TimedLauncher &) = delete;
+  TimedLauncher &operator=(const TimedLauncher &) = delete;
+
+  /// Launches `kernel` as the `run`th timed run (which also sets the byte
+  /// the flush buffer is filled with) and gives its time in `ms`.
+  DeviceStatus launch(const DeviceSession::Kernel &kernel,
+                      const LaunchDims &dims, unsigned run, float &ms) {
+    const CudaDriverApi &api = session.api();
+    api.cuMemsetD8Async(flush, static_cast<unsigned char>(run), flushBytes,
+                        stream);
+    api.cuEventRecord(events[0], stream);
+    DeviceStatus launched =
+        session.launch(kernel, dims, plan, set, stream, false);
+    if (!launched.ok())
+      return launched;
+    api.cuEventRecord(events[1], stream);
+    cu::Result synced = api.cuEventSynchronize(events[1]);
+    if (synced != cu::SUCCESS)
+      return session.executionError(synced, "timed run");
+    api.cuEventElapsedTime(&ms, events[0], events[1]);
+    return DeviceStatus();
+  }
+
+private:
+  DeviceSession &session;
+  const ShapePlan &plan;
+  const DeviceSession::BufferSet &set;
+  cu::DevicePtr flush;
+  uint64_t flushBytes;
+  cu::Stream stream;
+  cu::Event events[2] = {nullptr, nullptr};
 };
 
 class Worker {
@@ -450,6 +525,8 @@ private:
     return std::nullopt;
   }
 
+  /// Times the candidate against the reference at the timing shape, then
+  /// checks it once more on fresh outputs.
   std::optional<int> time(int candidate) {
     int shape = static_cast<int>(timingShapeIndex(bundle));
     std::string error;
@@ -458,95 +535,88 @@ private:
       referenceError("cannot prepare the timing shape: " + error);
       return kExitReferenceFailed;
     }
-    const ShapePlan &plan = state.plan;
     ShapeResult result = baseResult("after-timing");
-    DeviceSession::Kernel candidateKernelHandle, referenceHandle;
-    phase("candidate");
-    DeviceStatus status = candidateKernel(candidate, candidateKernelHandle);
-    if (!status.ok())
-      return candidateFailed(result, status);
-    phase("reference");
-    if (!referenceKernel(referenceHandle, error)) {
-      referenceError(error);
-      return kExitReferenceFailed;
-    }
+    TimedKernels kernels;
+    if (std::optional<int> stop = loadTimedKernels(candidate, result, kernels))
+      return commandEnd(*stop);
     phase("prepare");
-    const CudaDriverApi &api = session.api();
-    const LaunchDims &candidateDims = plan.candidateLaunches[candidate];
-    const LaunchDims &referenceDims = plan.referenceLaunch;
-
     // Twice the L2, so that every timed run starts with a cold cache.
     uint64_t flushBytes = std::max<uint64_t>(2 * session.l2Bytes(), 8 << 20);
-    if (!flush) {
-      CUresult allocated = api.cuMemAlloc(&flush, flushBytes);
-      if (allocated != CUDA_SUCCESS) {
-        referenceError("cannot allocate the L2 flush buffer: " +
-                       api.describe(allocated));
-        return kExitReferenceFailed;
-      }
-    }
-    if (!stream && api.cuStreamCreate(&stream, 0) != CUDA_SUCCESS)
-      stream = nullptr;
-    CUevent events[2] = {nullptr, nullptr};
-    api.cuEventCreate(&events[0], 0);
-    api.cuEventCreate(&events[1], 0);
+    if (!prepareTimedLaunches(flushBytes))
+      return kExitReferenceFailed;
 
     // Both kernels run on the same buffers while timed: two allocations
     // can differ in speed by themselves (0.7% between two copies of the
     // reference was seen on an H200), which would be charged to the
     // candidate.
-    status = session.upload(state.candidateSet, state.imagesA);
+    DeviceStatus status = session.upload(state.candidateSet, state.imagesA);
     if (!status.ok())
       return candidateFailed(result, status);
+    TimingSamples samples;
+    if (std::optional<int> stop = measure(kernels, flushBytes, result, samples))
+      return commandEnd(*stop);
+    CandidateTiming timing = summarizeTiming(samples, flushBytes);
+    if (std::optional<int> stop = checkAfterTiming(kernels, result))
+      return commandEnd(*stop);
 
-    // One timed launch: flush, event, kernel, event.
-    auto timed = [&](bool isCandidate, unsigned run, float &ms) {
-      api.cuMemsetD8Async(flush, static_cast<unsigned char>(run), flushBytes,
-                          stream);
-      api.cuEventRecord(events[0], stream);
-      DeviceStatus launched =
-          isCandidate ? session.launch(candidateKernelHandle, candidateDims,
-                                       plan, state.candidateSet, stream, false)
-                      : session.launch(referenceHandle, referenceDims, plan,
-                                       state.candidateSet, stream, false);
-      if (!launched.ok())
-        return launched;
-      api.cuEventRecord(events[1], stream);
-      CUresult synced = api.cuEventSynchronize(events[1]);
-      if (synced != CUDA_SUCCESS)
-        return session.executionError(synced, "timed run");
-      api.cuEventElapsedTime(&ms, events[0], events[1]);
-      return DeviceStatus();
-    };
+    OrderedJson event;
+    event["event"] = "timing";
+    event["timing"] = timingJson(timing);
+    event["shape_result"] = shapeResultJson(result);
+    sendMessage(event);
+    return std::nullopt;
+  }
 
-    std::vector<double> referenceMs, candidateMs;
-    auto pair = [&](unsigned run, bool record) -> std::optional<int> {
-      // Interleaved, alternating which kernel goes first.
-      for (int slot = 0; slot < 2; ++slot) {
-        bool isCandidate = (run % 2 == 0) == (slot == 1);
-        float ms = 0;
-        phase(isCandidate ? "candidate" : "reference");
-        DeviceStatus launched = timed(isCandidate, run, ms);
-        if (!launched.ok()) {
-          if (!isCandidate) {
-            referenceError("the reference failed while timing: " +
-                           launched.details);
-            return launched.sticky ? kExitSticky : kExitReferenceFailed;
-          }
-          return candidateFailed(result, launched).value_or(-1);
-        }
-        if (record)
-          (isCandidate ? candidateMs : referenceMs).push_back(ms);
+  /// Loads both kernels of a timing command, the candidate first.
+  std::optional<int> loadTimedKernels(int candidate, const ShapeResult &result,
+                                      TimedKernels &kernels) {
+    phase("candidate");
+    DeviceStatus status = candidateKernel(candidate, kernels.candidate);
+    if (!status.ok())
+      return candidateFailed(result, status).value_or(kAnswered);
+    phase("reference");
+    std::string error;
+    if (!referenceKernel(kernels.reference, error)) {
+      referenceError(error);
+      return kExitReferenceFailed;
+    }
+    kernels.candidateDims = &state.plan.candidateLaunches[candidate];
+    kernels.referenceDims = &state.plan.referenceLaunch;
+    return std::nullopt;
+  }
+
+  /// The L2 flush buffer and the stream of timed launches, made once per
+  /// worker; false (the reference error sent) when the buffer cannot be
+  /// allocated. Without a stream of its own, timing uses the default one.
+  bool prepareTimedLaunches(uint64_t flushBytes) {
+    const CudaDriverApi &api = session.api();
+    if (!flush) {
+      cu::Result allocated = api.cuMemAlloc(&flush, flushBytes);
+      if (allocated != cu::SUCCESS) {
+        referenceError("cannot allocate the L2 flush buffer: " +
+                       api.describe(allocated));
+        return false;
       }
-      return std::nullopt;
-    };
+    }
+    if (!stream && api.cuStreamCreate(&stream, 0) != cu::SUCCESS)
+      stream = nullptr;
+    return true;
+  }
 
+  /// Three warm-up pairs, then as many timed pairs as the bundle's time
+  /// budget allows (at least its minimum number of runs, at most 1000).
+  std::optional<int> measure(const TimedKernels &kernels, uint64_t flushBytes,
+                             const ShapeResult &result,
+                             TimingSamples &samples) {
+    TimedLauncher launcher(session, state.plan, state.candidateSet, flush,
+                           flushBytes, stream);
     using Clock = std::chrono::steady_clock;
     auto warmStart = Clock::now();
     const unsigned warmUp = 3;
     for (unsigned run = 0; run < warmUp; ++run)
-      if (auto stop = pair(run, false))
-        return *stop < 0 ? std::nullopt : stop;
+      if (std::optional<int> stop =
+              timedPair(launcher, kernels, run, result, nullptr))
+        return stop;
     double pairMs =
         std::chrono::duration<double, std::milli>(Clock::now() - warmStart)
             .count() /
@@ -558,39 +628,78 @@ private:
         runs = static_cast<unsigned>(std::min(fit, 1000.0));
     }
     for (unsigned run = 0; run < runs; ++run)
-      if (auto stop = pair(run, true))
-        return *stop < 0 ? std::nullopt : stop;
-    api.cuEventDestroy(events[0]);
-    api.cuEventDestroy(events[1]);
+      if (std::optional<int> stop =
+              timedPair(launcher, kernels, run, result, &samples))
+        return stop;
+    return std::nullopt;
+  }
 
+  /// One timed launch of each kernel, interleaved, alternating which goes
+  /// first; their times go to `samples` when given.
+  std::optional<int> timedPair(TimedLauncher &launcher,
+                               const TimedKernels &kernels, unsigned run,
+                               const ShapeResult &result,
+                               TimingSamples *samples) {
+    for (int slot = 0; slot < 2; ++slot) {
+      bool isCandidate = (run % 2 == 0) == (slot == 1);
+      float ms = 0;
+      phase(isCandidate ? "candidate" : "reference");
+      DeviceStatus launched =
+          isCandidate ? launcher.launch(kernels.candidate,
+                                        *kernels.candidateDims, run, ms)
+                      : launcher.launch(kernels.reference,
+                                        *kernels.referenceDims, run, ms);
+      if (!launched.ok()) {
+        if (!isCandidate) {
+          referenceError("the reference failed while timing: " +
+                         launched.details);
+          return launched.sticky ? kExitSticky : kExitReferenceFailed;
+        }
+        return candidateFailed(result, launched).value_or(kAnswered);
+      }
+      if (samples)
+        (isCandidate ? samples->candidateMs : samples->referenceMs)
+            .push_back(ms);
+    }
+    return std::nullopt;
+  }
+
+  CandidateTiming summarizeTiming(const TimingSamples &samples,
+                                  uint64_t flushBytes) const {
+    const ShapePlan &plan = state.plan;
     CandidateTiming timing;
     timing.shapeIndex = plan.shapeIndex;
     timing.shape = plan.bindings;
-    timing.referenceMs = summarize(referenceMs);
-    timing.candidateMs = summarize(candidateMs);
-    timing.speedup = estimateSpeedup(referenceMs, candidateMs);
+    timing.referenceMs = summarize(samples.referenceMs);
+    timing.candidateMs = summarize(samples.candidateMs);
+    timing.speedup = estimateSpeedup(samples.referenceMs, samples.candidateMs);
     timing.l2FlushBytes = flushBytes;
     timing.setWork(plan.compulsoryBytes(), plan.flops);
+    return timing;
+  }
 
-    // Correctness again, after a thousand launches: a fresh run of both on
-    // newly poisoned outputs (a candidate that keeps state between
-    // launches shows here).
+  /// Correctness again, after a thousand launches: a fresh run of both on
+  /// newly poisoned outputs (a candidate that keeps state between
+  /// launches shows here). The verdict goes into `result`.
+  std::optional<int> checkAfterTiming(const TimedKernels &kernels,
+                                      ShapeResult &result) {
+    const ShapePlan &plan = state.plan;
     ShapeChecker checker(bundle, plan, maxExamples);
     auto &candidateImages = readBack[0], &referenceImages = readBack[2];
-    status = session.upload(state.candidateSet, state.imagesB);
+    DeviceStatus status = session.upload(state.candidateSet, state.imagesB);
     if (status.ok())
       status = session.upload(state.referenceSet, state.imagesB);
     if (status.ok()) {
       phase("candidate");
-      status = session.launch(candidateKernelHandle, candidateDims, plan,
+      status = session.launch(kernels.candidate, *kernels.candidateDims, plan,
                               state.candidateSet);
     }
     if (status.ok())
       status = session.download(state.candidateSet, candidateImages);
     if (!status.ok())
-      return candidateFailed(result, status);
+      return candidateFailed(result, status).value_or(kAnswered);
     phase("reference");
-    status = session.launch(referenceHandle, referenceDims, plan,
+    status = session.launch(kernels.reference, *kernels.referenceDims, plan,
                             state.referenceSet);
     if (status.ok())
       status = session.download(state.referenceSet, referenceImages);
@@ -614,12 +723,6 @@ private:
     result.verdict = findings.verdict();
     result.mismatches = findings.examples(maxExamples);
     result.details = findings.summary();
-
-    OrderedJson event;
-    event["event"] = "timing";
-    event["timing"] = timingJson(timing);
-    event["shape_result"] = shapeResultJson(result);
-    sendMessage(event);
     return std::nullopt;
   }
 
@@ -643,8 +746,8 @@ private:
   std::map<int, std::pair<DeviceSession::Kernel, DeviceStatus>> candidates;
   bool timingPlanTried = false;
   std::optional<ShapePlan> timingPlan;
-  CUdeviceptr flush = 0;
-  CUstream stream = nullptr;
+  cu::DevicePtr flush = 0;
+  cu::Stream stream = nullptr;
 };
 
 int runWorker(const ChildArguments &args) {

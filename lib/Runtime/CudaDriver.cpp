@@ -9,38 +9,9 @@
 #include <type_traits>
 
 using namespace llmptx::runtime;
+namespace cu = llmptx::cu;
 
-#ifdef LLMPTX_HAVE_CUDA_H
-// The fallback declarations in CudaDriverApi.h must keep these values.
-static_assert(CUDA_ERROR_ILLEGAL_ADDRESS == 700 &&
-                  CUDA_ERROR_MISALIGNED_ADDRESS == 716 &&
-                  CUDA_ERROR_INVALID_ADDRESS_SPACE == 717 &&
-                  CUDA_ERROR_NO_DEVICE == 100,
-              "CUDA error codes changed");
-static_assert(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE == 38 &&
-                  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT == 16 &&
-                  CU_DEVICE_ATTRIBUTE_CLOCK_RATE == 13 &&
-                  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE == 36 &&
-                  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH == 37 &&
-                  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR == 39 &&
-                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR == 75 &&
-                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR == 76 &&
-                  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN == 97,
-              "CUDA device attributes changed");
-static_assert(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES == 8 &&
-                  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK == 0 &&
-                  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES == 1 &&
-                  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES == 3 &&
-                  CU_FUNC_ATTRIBUTE_NUM_REGS == 4 &&
-                  CU_JIT_INFO_LOG_BUFFER == 3 &&
-                  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES == 4 &&
-                  CU_JIT_ERROR_LOG_BUFFER == 5 &&
-                  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES == 6,
-              "CUDA function attributes or JIT options changed");
-static_assert(sizeof(CUdeviceptr) == 8, "64-bit device pointers expected");
-#endif
-
-std::string CudaDriverApi::describe(CUresult result) const {
+std::string CudaDriverApi::describe(cu::Result result) const {
   const char *name = nullptr;
   const char *text = nullptr;
   if (cuGetErrorName)
@@ -132,14 +103,14 @@ llmptx::runtime::probeCudaDevice(const std::string &library, int ordinal) {
   if (!loaded)
     return Failure{loaded.error()};
   const CudaDriverApi &api = *loaded;
-  CUresult status = api.cuInit(0);
-  if (status != CUDA_SUCCESS)
+  cu::Result status = api.cuInit(0);
+  if (status != cu::SUCCESS)
     return Failure{"cuInit failed: " + api.describe(status)};
   DeviceInfo info;
   api.cuDriverGetVersion(&info.driverVersion);
   int count = 0;
   status = api.cuDeviceGetCount(&count);
-  if (status != CUDA_SUCCESS)
+  if (status != cu::SUCCESS)
     return Failure{"cuDeviceGetCount failed: " + api.describe(status)};
   if (count == 0)
     return Failure{"the CUDA driver reports no device"};
@@ -147,37 +118,37 @@ llmptx::runtime::probeCudaDevice(const std::string &library, int ordinal) {
     return Failure{"device " + std::to_string(ordinal) +
                    " does not exist (the driver reports " +
                    std::to_string(count) + ")"};
-  CUdevice device;
+  cu::Device device;
   status = api.cuDeviceGet(&device, ordinal);
-  if (status != CUDA_SUCCESS)
+  if (status != cu::SUCCESS)
     return Failure{"cuDeviceGet failed: " + api.describe(status)};
   char name[256] = {0};
   api.cuDeviceGetName(name, sizeof(name) - 1, device);
   info.name = name;
   int value = 0;
-  auto attribute = [&](CUdevice_attribute which) {
+  auto attribute = [&](cu::DeviceAttribute which) {
     value = 0;
     api.cuDeviceGetAttribute(&value, which, device);
     return value;
   };
-  info.smMajor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-  info.smMinor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  info.multiprocessors = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.smMajor = attribute(cu::DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  info.smMinor = attribute(cu::DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  info.multiprocessors = attribute(cu::DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   info.l2Bytes =
-      static_cast<uint64_t>(attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+      static_cast<uint64_t>(attribute(cu::DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
   // The attributes of the peaks stay 0 (absent from the results) when the
   // driver does not answer, or answers nonsense.
-  auto measured = [&](CUdevice_attribute which) {
+  auto measured = [&](cu::DeviceAttribute which) {
     int answer = 0;
-    if (api.cuDeviceGetAttribute(&answer, which, device) != CUDA_SUCCESS)
+    if (api.cuDeviceGetAttribute(&answer, which, device) != cu::SUCCESS)
       return 0;
     return answer > 0 ? answer : 0;
   };
-  info.clockKhz = measured(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-  info.memoryClockKhz = measured(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-  info.memoryBusBits = measured(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  info.clockKhz = measured(cu::DEVICE_ATTRIBUTE_CLOCK_RATE);
+  info.memoryClockKhz = measured(cu::DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  info.memoryBusBits = measured(cu::DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
   info.maxThreadsPerSm =
-      measured(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+      measured(cu::DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   size_t memory = 0;
   api.cuDeviceTotalMem(&memory, device);
   info.memoryBytes = memory;

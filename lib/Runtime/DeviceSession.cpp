@@ -5,6 +5,7 @@
 #include <cstring>
 
 using namespace llmptx::runtime;
+namespace cu = llmptx::cu;
 
 ValueOrError<std::unique_ptr<DeviceSession>>
 DeviceSession::open(const std::string &library, int ordinal) {
@@ -14,51 +15,51 @@ DeviceSession::open(const std::string &library, int ordinal) {
   std::unique_ptr<DeviceSession> session(new DeviceSession());
   session->driver = *loaded;
   const CudaDriverApi &api = session->driver;
-  CUresult status = api.cuInit(0);
-  if (status != CUDA_SUCCESS)
+  cu::Result status = api.cuInit(0);
+  if (status != cu::SUCCESS)
     return Failure{"cuInit failed: " + api.describe(status)};
   status = api.cuDeviceGet(&session->device, ordinal);
-  if (status != CUDA_SUCCESS)
+  if (status != cu::SUCCESS)
     return Failure{"cuDeviceGet(" + std::to_string(ordinal) +
                    ") failed: " + api.describe(status)};
   // The primary context: CUDA 13 renamed cuCtxCreate, this has not moved.
   status = api.cuDevicePrimaryCtxRetain(&session->context, session->device);
-  if (status != CUDA_SUCCESS)
+  if (status != cu::SUCCESS)
     return Failure{"cuDevicePrimaryCtxRetain failed: " + api.describe(status)};
   status = api.cuCtxSetCurrent(session->context);
-  if (status != CUDA_SUCCESS)
+  if (status != cu::SUCCESS)
     return Failure{"cuCtxSetCurrent failed: " + api.describe(status)};
   int l2 = 0;
-  api.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+  api.cuDeviceGetAttribute(&l2, cu::DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
                            session->device);
   session->l2 = static_cast<uint64_t>(l2);
   int threads = 0;
   if (api.cuDeviceGetAttribute(
-          &threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-          session->device) == CUDA_SUCCESS)
+          &threads, cu::DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+          session->device) == cu::SUCCESS)
     session->maxThreadsPerSm = threads;
   return session;
 }
 
 DeviceSession::~DeviceSession() {
   // After a sticky error these calls fail harmlessly; the process exits.
-  for (CUmodule module : modules)
+  for (cu::Module module : modules)
     driver.cuModuleUnload(module);
   if (context)
     driver.cuDevicePrimaryCtxRelease(device);
 }
 
-DeviceStatus DeviceSession::executionError(CUresult result,
+DeviceStatus DeviceSession::executionError(cu::Result result,
                                            const std::string &what) const {
   DeviceStatus status;
-  if (result == CUDA_SUCCESS)
+  if (result == cu::SUCCESS)
     return status;
   status.details = what + ": " + driver.describe(result);
   status.sticky = true;
-  switch (static_cast<int>(result)) {
-  case CUDA_ERROR_ILLEGAL_ADDRESS:
-  case CUDA_ERROR_MISALIGNED_ADDRESS:
-  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  switch (result) {
+  case cu::ERROR_ILLEGAL_ADDRESS:
+  case cu::ERROR_MISALIGNED_ADDRESS:
+  case cu::ERROR_INVALID_ADDRESS_SPACE:
     status.verdict = Verdict::IllegalAddress;
     break;
   default:
@@ -75,17 +76,15 @@ DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
   DeviceStatus status;
   char errorLog[16384] = {0};
   char infoLog[4096] = {0};
-  CUjit_option options[] = {
-      static_cast<CUjit_option>(CU_JIT_ERROR_LOG_BUFFER),
-      static_cast<CUjit_option>(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES),
-      static_cast<CUjit_option>(CU_JIT_INFO_LOG_BUFFER),
-      static_cast<CUjit_option>(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES)};
+  cu::JitOption options[] = {
+      cu::JIT_ERROR_LOG_BUFFER, cu::JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      cu::JIT_INFO_LOG_BUFFER, cu::JIT_INFO_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1),
                     infoLog, reinterpret_cast<void *>(sizeof(infoLog) - 1)};
   // cuModuleLoadDataEx needs NUL-terminated PTX; std::string provides it.
-  CUresult result = driver.cuModuleLoadDataEx(&kernel.module, ptx.c_str(), 4,
-                                              options, values);
-  if (result != CUDA_SUCCESS) {
+  cu::Result result = driver.cuModuleLoadDataEx(&kernel.module, ptx.c_str(), 4,
+                                                options, values);
+  if (result != cu::SUCCESS) {
     status.verdict = Verdict::LoadError;
     status.details = "cuModuleLoadDataEx: " + driver.describe(result);
     if (errorLog[0])
@@ -95,7 +94,7 @@ DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
   modules.push_back(kernel.module);
   result = driver.cuModuleGetFunction(&kernel.function, kernel.module,
                                       entry.c_str());
-  if (result != CUDA_SUCCESS) {
+  if (result != cu::SUCCESS) {
     status.verdict = Verdict::LoadError;
     status.details =
         "cuModuleGetFunction('" + entry + "'): " + driver.describe(result);
@@ -109,7 +108,7 @@ DeviceStatus DeviceSession::loadKernel(const std::string &ptx,
     for (size_t index = 0; index < paramSizes.size(); ++index) {
       size_t offset = 0, size = 0;
       if (driver.cuFuncGetParamInfo(kernel.function, index, &offset, &size) !=
-          CUDA_SUCCESS) {
+          cu::SUCCESS) {
         status.verdict = Verdict::LoadError;
         status.details = "ABI mismatch of '" + entry +
                          "': the loaded kernel "
@@ -137,20 +136,19 @@ KernelResources DeviceSession::measureResources(const Kernel &kernel,
   if (!kernel.function)
     return resources;
   if (driver.cuFuncGetAttribute) {
-    auto attribute = [&](int which) -> std::optional<int> {
+    auto attribute = [&](cu::FunctionAttribute which) -> std::optional<int> {
       int value = 0;
-      if (driver.cuFuncGetAttribute(&value,
-                                    static_cast<CUfunction_attribute>(which),
-                                    kernel.function) != CUDA_SUCCESS)
+      if (driver.cuFuncGetAttribute(&value, which, kernel.function) !=
+          cu::SUCCESS)
         return std::nullopt;
       return value;
     };
-    resources.registers = attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
-    resources.localBytes = attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    resources.registers = attribute(cu::FUNC_ATTRIBUTE_NUM_REGS);
+    resources.localBytes = attribute(cu::FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     resources.staticSharedBytes =
-        attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+        attribute(cu::FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     resources.maxThreadsPerBlock =
-        attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+        attribute(cu::FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   }
   // Each block dimension is at most 1024 (the plan checks), so this fits.
   uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
@@ -168,16 +166,15 @@ KernelResources DeviceSession::measureResources(const Kernel &kernel,
     // kernel's opt-in first, or the driver counts it as not fitting.
     bool optedIn = true;
     if (dims.dynamicSharedBytes > 48 * 1024)
-      optedIn = driver.cuFuncSetAttribute(
-                    kernel.function,
-                    static_cast<CUfunction_attribute>(
-                        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
-                    static_cast<int>(dims.dynamicSharedBytes)) == CUDA_SUCCESS;
+      optedIn =
+          driver.cuFuncSetAttribute(
+              kernel.function, cu::FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+              static_cast<int>(dims.dynamicSharedBytes)) == cu::SUCCESS;
     int blocks = 0;
     if (optedIn &&
         driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, kernel.function, static_cast<int>(threads),
-            dims.dynamicSharedBytes) == CUDA_SUCCESS &&
+            dims.dynamicSharedBytes) == cu::SUCCESS &&
         blocks >= 0) {
       resources.blocksPerSm = blocks;
       if (maxThreadsPerSm > 0)
@@ -191,9 +188,9 @@ KernelResources DeviceSession::measureResources(const Kernel &kernel,
 DeviceStatus DeviceSession::allocate(const ShapePlan &plan, BufferSet &set) {
   DeviceStatus status;
   for (const BufferLayout &layout : plan.buffers) {
-    CUdeviceptr pointer = 0;
-    CUresult result = driver.cuMemAlloc(&pointer, layout.allocationBytes);
-    if (result != CUDA_SUCCESS) {
+    cu::DevicePtr pointer = 0;
+    cu::Result result = driver.cuMemAlloc(&pointer, layout.allocationBytes);
+    if (result != cu::SUCCESS) {
       status.verdict = Verdict::CudaError;
       status.details = "cuMemAlloc(" + std::to_string(layout.allocationBytes) +
                        " bytes for '" + layout.name +
@@ -208,7 +205,7 @@ DeviceStatus DeviceSession::allocate(const ShapePlan &plan, BufferSet &set) {
 }
 
 void DeviceSession::release(BufferSet &set) {
-  for (CUdeviceptr pointer : set.allocations)
+  for (cu::DevicePtr pointer : set.allocations)
     driver.cuMemFree(pointer);
   set.allocations.clear();
   set.bytes.clear();
@@ -218,9 +215,9 @@ DeviceStatus
 DeviceSession::upload(const BufferSet &set,
                       const std::vector<std::vector<uint8_t>> &images) {
   for (size_t i = 0; i < set.allocations.size(); ++i) {
-    CUresult result =
+    cu::Result result =
         driver.cuMemcpyHtoD(set.allocations[i], images[i].data(), set.bytes[i]);
-    if (result != CUDA_SUCCESS)
+    if (result != cu::SUCCESS)
       return executionError(result, "cuMemcpyHtoD");
   }
   return {};
@@ -232,9 +229,9 @@ DeviceSession::download(const BufferSet &set,
   images.resize(set.allocations.size());
   for (size_t i = 0; i < set.allocations.size(); ++i) {
     images[i].resize(set.bytes[i]);
-    CUresult result =
+    cu::Result result =
         driver.cuMemcpyDtoH(images[i].data(), set.allocations[i], set.bytes[i]);
-    if (result != CUDA_SUCCESS)
+    if (result != cu::SUCCESS)
       return executionError(result, "cuMemcpyDtoH");
   }
   return {};
@@ -242,7 +239,7 @@ DeviceSession::download(const BufferSet &set,
 
 DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
                                    const ShapePlan &plan, const BufferSet &set,
-                                   CUstream stream, bool synchronize) {
+                                   cu::Stream stream, bool synchronize) {
   DeviceStatus status;
   if (dims.empty())
     return status; // nothing to run for an empty grid
@@ -257,7 +254,7 @@ DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
     const ParamSlot &param = plan.params[i];
     std::memset(storage[i].bytes, 0, sizeof(storage[i].bytes));
     if (param.kind == ParamSlot::Kind::BufferAddress) {
-      CUdeviceptr address = set.allocations[param.buffer] + param.byteOffset;
+      cu::DevicePtr address = set.allocations[param.buffer] + param.byteOffset;
       std::memcpy(storage[i].bytes, &address, sizeof(address));
     } else {
       std::memcpy(storage[i].bytes, param.bytes.data(),
@@ -266,12 +263,10 @@ DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
     pointers[i] = storage[i].bytes;
   }
   if (dims.dynamicSharedBytes > 48 * 1024) {
-    CUresult result = driver.cuFuncSetAttribute(
-        kernel.function,
-        static_cast<CUfunction_attribute>(
-            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+    cu::Result result = driver.cuFuncSetAttribute(
+        kernel.function, cu::FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         static_cast<int>(dims.dynamicSharedBytes));
-    if (result != CUDA_SUCCESS) {
+    if (result != cu::SUCCESS) {
       status.verdict = Verdict::LaunchError;
       status.details = "cuFuncSetAttribute(max dynamic shared " +
                        std::to_string(dims.dynamicSharedBytes) +
@@ -279,11 +274,11 @@ DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
       return status;
     }
   }
-  CUresult result = driver.cuLaunchKernel(
+  cu::Result result = driver.cuLaunchKernel(
       kernel.function, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
       dims.block[1], dims.block[2], dims.dynamicSharedBytes, stream,
       pointers.data(), nullptr);
-  if (result != CUDA_SUCCESS) {
+  if (result != cu::SUCCESS) {
     // A refused launch leaves the context usable, unless the error is one
     // of the sticky execution errors of an earlier kernel.
     DeviceStatus sticky = executionError(result, "cuLaunchKernel");

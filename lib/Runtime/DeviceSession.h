@@ -39,8 +39,8 @@ public:
   ~DeviceSession();
 
   struct Kernel {
-    CUmodule module = nullptr;
-    CUfunction function = nullptr;
+    cu::Module module = nullptr;
+    cu::Function function = nullptr;
   };
 
   /// Loads PTX, finds `entry` and, when the driver can tell
@@ -52,7 +52,7 @@ public:
 
   /// One allocation per buffer of a plan.
   struct BufferSet {
-    std::vector<CUdeviceptr> allocations;
+    std::vector<cu::DevicePtr> allocations;
     std::vector<uint64_t> bytes;
   };
   DeviceStatus allocate(const ShapePlan &plan, BufferSet &set);
@@ -67,7 +67,7 @@ public:
   /// `synchronize`, waits and classifies execution errors.
   DeviceStatus launch(const Kernel &kernel, const LaunchDims &dims,
                       const ShapePlan &plan, const BufferSet &set,
-                      CUstream stream = nullptr, bool synchronize = true);
+                      cu::Stream stream = nullptr, bool synchronize = true);
 
   /// What the driver says about `kernel` (registers, local and static
   /// shared bytes, block limit) and its occupancy when launched with `dims`.
@@ -77,7 +77,7 @@ public:
                                    const LaunchDims &dims);
 
   /// Classifies an error returned by a synchronising call.
-  DeviceStatus executionError(CUresult result, const std::string &what) const;
+  DeviceStatus executionError(cu::Result result, const std::string &what) const;
 
   const CudaDriverApi &api() const { return driver; }
   uint64_t l2Bytes() const { return l2; }
@@ -85,11 +85,11 @@ public:
 private:
   DeviceSession() = default;
   CudaDriverApi driver;
-  CUdevice device = 0;
-  CUcontext context = nullptr;
+  cu::Device device = 0;
+  cu::Context context = nullptr;
   uint64_t l2 = 0;
   int maxThreadsPerSm = 0;
-  std::vector<CUmodule> modules;
+  std::vector<cu::Module> modules;
 };
 
 } // namespace llmptx::runtime

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 using namespace llmptx::runtime;
 
@@ -142,116 +143,162 @@ InitRecipe llmptx::runtime::defaultRecipe(const BufferSpec &buffer) {
   return recipe;
 }
 
+namespace {
+/// The packed elements of one buffer being generated, written as bit
+/// patterns of its element type.
+class ElementWriter {
+public:
+  ElementWriter(ElementType type, uint64_t count)
+      : type(type), bytes(elementByteSize(type)), data(count * bytes, 0) {}
+
+  bool isFloat() const { return isFloatType(type); }
+  void store(uint64_t index, uint64_t bits) {
+    storeElementBits(type, bits, data.data() + index * bytes);
+  }
+  /// `value` in the element type, rounded to an integer for integer types.
+  uint64_t fromDouble(double value) const {
+    if (isFloat())
+      return doubleToFloatBits(type, value);
+    return signedToIntegerBits(type, static_cast<int64_t>(std::llround(value)));
+  }
+
+  const ElementType type;
+  const unsigned bytes;
+  std::vector<uint8_t> data;
+};
+
+/// Uniform over the integers of [lo, hi], for an integer element type; the
+/// error when there are none.
+std::optional<std::string> fillUniformIntegers(const InitRecipe &recipe,
+                                               uint64_t count,
+                                               SplitMix64 &random,
+                                               ElementWriter &out) {
+  int64_t lo = static_cast<int64_t>(std::ceil(recipe.lo));
+  int64_t hi = static_cast<int64_t>(std::floor(recipe.hi));
+  if (hi < lo)
+    return "uniform range [" + std::to_string(recipe.lo) + ", " +
+           std::to_string(recipe.hi) + "] holds no integer";
+  uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+  for (uint64_t i = 0; i < count; ++i)
+    out.store(i, signedToIntegerBits(
+                     out.type, lo + static_cast<int64_t>(random.below(span))));
+  return std::nullopt;
+}
+
+/// Uniform floats in [lo, hi), with special values mixed in when asked.
+/// The first 2 * kinds^2 elements alternate between an ordinary value and a
+/// special one; the specials enumerate every pair across the first two
+/// special buffers (one walks the list fast, the other slow), so
+/// element-wise kernels meet every combination. After that, one element in
+/// eight is special, drawn at random.
+void fillUniformFloats(const InitRecipe &recipe, uint64_t count,
+                       unsigned specialOrdinal, SplitMix64 &random,
+                       ElementWriter &out) {
+  std::vector<uint64_t> specials;
+  if (recipe.special)
+    specials = specialValueBits(out.type);
+  uint64_t kinds = specials.size();
+  uint64_t enumerated = 2 * kinds * kinds;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t draw = random.next();
+    double value = recipe.lo + (recipe.hi - recipe.lo) * random.unit();
+    if (kinds && i < enumerated && i % 2 == 0) {
+      uint64_t pair = i / 2;
+      uint64_t walk = specialOrdinal % 2 ? pair / kinds : pair;
+      out.store(i, specials[(walk + specialOrdinal / 2) % kinds]);
+    } else if (kinds && i >= enumerated && (draw & 7) == 0) {
+      out.store(i, specials[(draw >> 3) % kinds]);
+    } else {
+      out.store(i, out.fromDouble(value));
+    }
+  }
+}
+
+void fillRandomIntegers(const InitRecipe &recipe, uint64_t count,
+                        SplitMix64 &random, ElementWriter &out) {
+  int64_t lo = static_cast<int64_t>(recipe.lo);
+  int64_t hi = static_cast<int64_t>(recipe.hi);
+  uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t value = lo + static_cast<int64_t>(random.below(span));
+    out.store(i, out.isFloat()
+                     ? doubleToFloatBits(out.type, static_cast<double>(value))
+                     : signedToIntegerBits(out.type, value));
+  }
+}
+
+void fillIota(const InitRecipe &recipe, uint64_t count, ElementWriter &out) {
+  for (uint64_t i = 0; i < count; ++i) {
+    double value = recipe.start + recipe.step * static_cast<double>(i);
+    if (out.isFloat()) {
+      out.store(i, doubleToFloatBits(out.type, value));
+    } else {
+      // Integers wrap at the element width, as the kernel's would.
+      int64_t start = static_cast<int64_t>(recipe.start);
+      int64_t step = static_cast<int64_t>(recipe.step);
+      uint64_t wrapped =
+          static_cast<uint64_t>(start) + static_cast<uint64_t>(step) * i;
+      out.store(i,
+                signedToIntegerBits(out.type, static_cast<int64_t>(wrapped)));
+    }
+  }
+}
+
+/// The error when the constant is not a number of the element type.
+std::optional<std::string> fillConstant(const InitRecipe &recipe,
+                                        uint64_t count, ElementWriter &out) {
+  double value;
+  if (!parseConstant(recipe.value, value))
+    return "constant '" + recipe.value + "' is not a number";
+  uint64_t bits;
+  if (out.isFloat()) {
+    bits = doubleToFloatBits(out.type, value);
+  } else {
+    if (value != std::floor(value) || !std::isfinite(value))
+      return "constant '" + recipe.value + "' is not an integer";
+    bits = signedToIntegerBits(out.type, static_cast<int64_t>(value));
+  }
+  for (uint64_t i = 0; i < count; ++i)
+    out.store(i, bits);
+  return std::nullopt;
+}
+} // namespace
+
 ValueOrError<std::vector<uint8_t>> llmptx::runtime::generateElements(
     const InitRecipe &recipe, ElementType type, uint64_t count, uint64_t seed,
     const std::string &bufferName, const std::vector<uint8_t> *copySource,
     unsigned specialOrdinal) {
-  unsigned bytes = elementByteSize(type);
-  std::vector<uint8_t> data(count * bytes, 0);
-  bool isFloat = isFloatType(type);
+  ElementWriter out(type, count);
   SplitMix64 random(streamSeed(seed, bufferName));
-  auto store = [&](uint64_t index, uint64_t bits) {
-    storeElementBits(type, bits, data.data() + index * bytes);
-  };
-  auto fromDouble = [&](double value) -> uint64_t {
-    if (isFloat)
-      return doubleToFloatBits(type, value);
-    return signedToIntegerBits(type, static_cast<int64_t>(std::llround(value)));
-  };
-
+  std::optional<std::string> error;
   switch (recipe.kind) {
   case InitRecipe::Kind::Zeros:
     break;
-  case InitRecipe::Kind::Uniform: {
-    if (!isFloat) {
-      // Integers: uniform over the integers of [lo, hi].
-      int64_t lo = static_cast<int64_t>(std::ceil(recipe.lo));
-      int64_t hi = static_cast<int64_t>(std::floor(recipe.hi));
-      if (hi < lo)
-        return Failure{"uniform range [" + std::to_string(recipe.lo) + ", " +
-                       std::to_string(recipe.hi) + "] holds no integer"};
-      uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-      for (uint64_t i = 0; i < count; ++i)
-        store(i, signedToIntegerBits(
-                     type, lo + static_cast<int64_t>(random.below(span))));
-      break;
-    }
-    std::vector<uint64_t> specials;
-    if (recipe.special)
-      specials = specialValueBits(type);
-    uint64_t kinds = specials.size();
-    // The first 2 * kinds^2 elements alternate between an ordinary value
-    // and a special one; the specials enumerate every pair across the
-    // first two special buffers (one walks the list fast, the other slow),
-    // so element-wise kernels meet every combination. After that, one
-    // element in eight is special, drawn at random.
-    uint64_t enumerated = 2 * kinds * kinds;
-    for (uint64_t i = 0; i < count; ++i) {
-      uint64_t draw = random.next();
-      double value = recipe.lo + (recipe.hi - recipe.lo) * random.unit();
-      if (kinds && i < enumerated && i % 2 == 0) {
-        uint64_t pair = i / 2;
-        uint64_t walk = specialOrdinal % 2 ? pair / kinds : pair;
-        store(i, specials[(walk + specialOrdinal / 2) % kinds]);
-      } else if (kinds && i >= enumerated && (draw & 7) == 0) {
-        store(i, specials[(draw >> 3) % kinds]);
-      } else {
-        store(i, fromDouble(value));
-      }
-    }
+  case InitRecipe::Kind::Uniform:
+    if (out.isFloat())
+      fillUniformFloats(recipe, count, specialOrdinal, random, out);
+    else
+      error = fillUniformIntegers(recipe, count, random, out);
     break;
-  }
-  case InitRecipe::Kind::RandInt: {
-    int64_t lo = static_cast<int64_t>(recipe.lo);
-    int64_t hi = static_cast<int64_t>(recipe.hi);
-    uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
-    for (uint64_t i = 0; i < count; ++i) {
-      int64_t value = lo + static_cast<int64_t>(random.below(span));
-      store(i, isFloat ? doubleToFloatBits(type, static_cast<double>(value))
-                       : signedToIntegerBits(type, value));
-    }
+  case InitRecipe::Kind::RandInt:
+    fillRandomIntegers(recipe, count, random, out);
     break;
-  }
   case InitRecipe::Kind::Iota:
-    for (uint64_t i = 0; i < count; ++i) {
-      double value = recipe.start + recipe.step * static_cast<double>(i);
-      if (isFloat) {
-        store(i, doubleToFloatBits(type, value));
-      } else {
-        // Integers wrap at the element width, as the kernel's would.
-        int64_t start = static_cast<int64_t>(recipe.start);
-        int64_t step = static_cast<int64_t>(recipe.step);
-        uint64_t wrapped =
-            static_cast<uint64_t>(start) + static_cast<uint64_t>(step) * i;
-        store(i, signedToIntegerBits(type, static_cast<int64_t>(wrapped)));
-      }
-    }
+    fillIota(recipe, count, out);
     break;
-  case InitRecipe::Kind::Constant: {
-    double value;
-    if (!parseConstant(recipe.value, value))
-      return Failure{"constant '" + recipe.value + "' is not a number"};
-    uint64_t bits;
-    if (isFloat) {
-      bits = doubleToFloatBits(type, value);
-    } else {
-      if (value != std::floor(value) || !std::isfinite(value))
-        return Failure{"constant '" + recipe.value + "' is not an integer"};
-      bits = signedToIntegerBits(type, static_cast<int64_t>(value));
-    }
-    for (uint64_t i = 0; i < count; ++i)
-      store(i, bits);
+  case InitRecipe::Kind::Constant:
+    error = fillConstant(recipe, count, out);
     break;
-  }
   case InitRecipe::Kind::Copy:
-    if (!copySource || copySource->size() != data.size())
+    if (!copySource || copySource->size() != out.data.size())
       return Failure{"copy from '" + recipe.from +
                      "': source has a different size"};
-    data = *copySource;
+    out.data = *copySource;
     break;
   }
-
-  return data;
+  if (error)
+    return Failure{*error};
+  return std::move(out.data);
 }
 
 /// Fills [begin, end) of an image with the guard pattern of its buffer.

@@ -315,18 +315,9 @@ static bool planLaunch(ShapeEvaluator &evaluator, const LaunchSpec &spec,
   return true;
 }
 
-static bool planBuffer(ShapeEvaluator &evaluator,
-                       const VerificationBundle &bundle, size_t index,
-                       unsigned offsetVariant, int anyIndex,
-                       uint64_t guardBytes, BufferLayout &layout) {
-  const BufferSpec &spec = bundle.buffers[index];
-  std::string path = "$.buffers[" + std::to_string(index) + "]";
-  layout.name = spec.name;
-  layout.index = static_cast<unsigned>(index);
-  layout.element = spec.element;
-  layout.role = spec.role;
-  uint64_t elementBytes = elementByteSize(spec.element);
-
+/// The sizes and element count of buffer `spec`, whose JSON path is `path`.
+static bool planExtents(ShapeEvaluator &evaluator, const BufferSpec &spec,
+                        const std::string &path, BufferLayout &layout) {
   uint64_t count = 1;
   for (size_t d = 0; d < spec.shape.size(); ++d) {
     int64_t size;
@@ -345,8 +336,13 @@ static bool planBuffer(ShapeEvaluator &evaluator,
     layout.sizes.push_back(size);
   }
   layout.elementCount = count;
+  return true;
+}
 
-  // Row-major strides unless given.
+/// The strides of the buffer (row-major unless given) and whether they
+/// make it contiguous.
+static bool planStrides(ShapeEvaluator &evaluator, const BufferSpec &spec,
+                        const std::string &path, BufferLayout &layout) {
   size_t rank = layout.sizes.size();
   std::vector<int64_t> dense(rank, 1);
   for (size_t d = rank; d-- > 1;)
@@ -370,50 +366,73 @@ static bool planBuffer(ShapeEvaluator &evaluator,
   for (size_t d = 0; d < rank; ++d)
     if (layout.sizes[d] > 1 && layout.strides[d] != dense[d])
       layout.contiguous = false;
+  return true;
+}
 
+/// The buffer's offset in elements: the bundle's, or for a buffer whose
+/// offset may be anything, 0 in variant 0 and a distinct non-zero one in
+/// variant 1 (`anyIndex` counts such buffers before this one).
+static bool planOffset(ShapeEvaluator &evaluator, const BufferSpec &spec,
+                       const std::string &path, unsigned offsetVariant,
+                       int anyIndex, BufferLayout &layout) {
   if (spec.anyOffset()) {
     layout.offset = offsetVariant == 0 ? 0 : kNonZeroOffset + 2 * anyIndex;
-  } else {
-    int64_t offset;
-    if (!evaluator.evaluate(spec.offset, path + ".offset", offset))
-      return false;
-    if (offset < 0) {
-      evaluator.fail(path + ".offset",
-                     "negative offset " + std::to_string(offset));
+    return true;
+  }
+  int64_t offset;
+  if (!evaluator.evaluate(spec.offset, path + ".offset", offset))
+    return false;
+  if (offset < 0) {
+    evaluator.fail(path + ".offset",
+                   "negative offset " + std::to_string(offset));
+    return false;
+  }
+  layout.offset = offset;
+  return true;
+}
+
+/// Elements of outputs must not alias: sorted by stride, each stride must
+/// step over everything the smaller ones reach.
+static bool checkOutputElementsDistinct(ShapeEvaluator &evaluator,
+                                        const BufferSpec &spec,
+                                        const std::string &path,
+                                        const BufferLayout &layout) {
+  if ((spec.role != BufferRole::Output && spec.role != BufferRole::InOut) ||
+      layout.elementCount <= 1)
+    return true;
+  std::vector<size_t> order;
+  for (size_t d = 0; d < layout.sizes.size(); ++d)
+    if (layout.sizes[d] > 1)
+      order.push_back(d);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return layout.strides[a] < layout.strides[b];
+  });
+  uint64_t reach = 0;
+  for (size_t d : order) {
+    if (static_cast<uint64_t>(layout.strides[d]) <= reach) {
+      evaluator.fail(path + ".strides", "elements of output buffer '" +
+                                            spec.name + "' overlap (stride " +
+                                            std::to_string(layout.strides[d]) +
+                                            ")");
       return false;
     }
-    layout.offset = offset;
+    reach += static_cast<uint64_t>(layout.strides[d]) *
+             static_cast<uint64_t>(layout.sizes[d] - 1);
   }
+  return true;
+}
 
-  // Elements of outputs must not alias: sorted by stride, each stride must
-  // step over everything the smaller ones reach.
-  if ((spec.role == BufferRole::Output || spec.role == BufferRole::InOut) &&
-      count > 1) {
-    std::vector<size_t> order;
-    for (size_t d = 0; d < rank; ++d)
-      if (layout.sizes[d] > 1)
-        order.push_back(d);
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return layout.strides[a] < layout.strides[b];
-    });
-    uint64_t reach = 0;
-    for (size_t d : order) {
-      if (static_cast<uint64_t>(layout.strides[d]) <= reach) {
-        evaluator.fail(path + ".strides",
-                       "elements of output buffer '" + spec.name +
-                           "' overlap (stride " +
-                           std::to_string(layout.strides[d]) + ")");
-        return false;
-      }
-      reach += static_cast<uint64_t>(layout.strides[d]) *
-               static_cast<uint64_t>(layout.sizes[d] - 1);
-    }
-  }
-
+/// Where the aligned pointer sits and how many bytes the allocation has:
+/// `guardBytes` of guard on each side of the elements the layout reaches.
+static bool planAllocation(ShapeEvaluator &evaluator,
+                           const VerificationBundle &bundle, size_t index,
+                           const std::string &path, uint64_t guardBytes,
+                           BufferLayout &layout) {
+  const BufferSpec &spec = bundle.buffers[index];
   uint64_t span = static_cast<uint64_t>(layout.offset);
-  if (count > 0) {
+  if (layout.elementCount > 0) {
     uint64_t last = 0;
-    for (size_t d = 0; d < rank; ++d) {
+    for (size_t d = 0; d < layout.sizes.size(); ++d) {
       uint64_t term;
       if (__builtin_mul_overflow(static_cast<uint64_t>(layout.sizes[d] - 1),
                                  static_cast<uint64_t>(layout.strides[d]),
@@ -429,7 +448,8 @@ static bool planBuffer(ShapeEvaluator &evaluator,
   layout.alignedByteOffset =
       guardBytes + (alignment < kMaxAlignment ? alignment : 0);
   uint64_t bytes = 0;
-  if (__builtin_mul_overflow(span, elementBytes, &bytes) ||
+  if (__builtin_mul_overflow(span, uint64_t(elementByteSize(spec.element)),
+                             &bytes) ||
       bytes > kMaxAllocationBytes) {
     evaluator.fail(path, "buffer '" + spec.name + "' is too large");
     return false;
@@ -439,6 +459,125 @@ static bool planBuffer(ShapeEvaluator &evaluator,
   // after the last element.
   layout.allocationBytes = guardBytes ? (total + 255) / 256 * 256 : total;
   return true;
+}
+
+static bool planBuffer(ShapeEvaluator &evaluator,
+                       const VerificationBundle &bundle, size_t index,
+                       unsigned offsetVariant, int anyIndex,
+                       uint64_t guardBytes, BufferLayout &layout) {
+  const BufferSpec &spec = bundle.buffers[index];
+  std::string path = "$.buffers[" + std::to_string(index) + "]";
+  layout.name = spec.name;
+  layout.index = static_cast<unsigned>(index);
+  layout.element = spec.element;
+  layout.role = spec.role;
+  return planExtents(evaluator, spec, path, layout) &&
+         planStrides(evaluator, spec, path, layout) &&
+         planOffset(evaluator, spec, path, offsetVariant, anyIndex, layout) &&
+         checkOutputElementsDistinct(evaluator, spec, path, layout) &&
+         planAllocation(evaluator, bundle, index, path, guardBytes, layout);
+}
+
+/// The reference's and each candidate's launch: the bundle's, or their own.
+static bool planLaunches(ShapeEvaluator &evaluator,
+                         const VerificationBundle &bundle, ShapePlan &plan) {
+  LaunchDims base;
+  if (!planLaunch(evaluator, bundle.launch, "$.launch", base))
+    return false;
+  plan.referenceLaunch = base;
+  if (bundle.reference.launch &&
+      !planLaunch(evaluator, *bundle.reference.launch, "$.reference.launch",
+                  plan.referenceLaunch))
+    return false;
+  for (size_t c = 0; c < bundle.candidates.size(); ++c) {
+    LaunchDims dims = base;
+    if (bundle.candidates[c].launch &&
+        !planLaunch(evaluator, *bundle.candidates[c].launch,
+                    "$.candidates[" + std::to_string(c) + "].launch", dims))
+      return false;
+    plan.candidateLaunches.push_back(dims);
+  }
+  return true;
+}
+
+/// The flop count of the bundle's timing section, when it gives one.
+static bool planFlops(ShapeEvaluator &evaluator,
+                      const VerificationBundle &bundle, ShapePlan &plan) {
+  if (bundle.timing.flops.empty())
+    return true;
+  int64_t flops;
+  if (!evaluator.evaluate(bundle.timing.flops, "$.timing.flops", flops))
+    return false;
+  if (flops < 0) {
+    evaluator.fail("$.timing.flops",
+                   "negative flop count " + std::to_string(flops));
+    return false;
+  }
+  plan.flops = static_cast<uint64_t>(flops);
+  return true;
+}
+
+/// The bytes (or buffer address) of parameter `index`, whose buffers are
+/// already planned.
+static ValueOrError<ParamSlot> planParam(ShapeEvaluator &evaluator,
+                                         const VerificationBundle &bundle,
+                                         size_t index, const ShapePlan &plan) {
+  const ParamSpec &spec = bundle.params[index];
+  std::string path = "$.params[" + std::to_string(index) + "]";
+  ParamSlot slot;
+  if (spec.role == ParamRole::Scalar) {
+    auto bytes = encodeScalar(spec.type, spec.value, plan.bindings);
+    if (!bytes) {
+      evaluator.fail(path + ".value", bytes.error());
+      return Failure{evaluator.error};
+    }
+    slot.bytes = bytes.take();
+    return slot;
+  }
+  int buffer = bundle.findBuffer(spec.buffer);
+  if (buffer < 0)
+    return Failure{path + ".buffer: unknown buffer '" + spec.buffer + "'"};
+  const BufferLayout &layout = plan.buffers[buffer];
+  unsigned bytes = paramByteSize(spec);
+  switch (spec.role) {
+  case ParamRole::AllocatedPtr:
+    slot.kind = ParamSlot::Kind::BufferAddress;
+    slot.buffer = buffer;
+    slot.byteOffset = 0;
+    break;
+  case ParamRole::AlignedPtr:
+    slot.kind = ParamSlot::Kind::BufferAddress;
+    slot.buffer = buffer;
+    slot.byteOffset = layout.alignedByteOffset;
+    break;
+  case ParamRole::BarePtr:
+    slot.kind = ParamSlot::Kind::BufferAddress;
+    slot.buffer = buffer;
+    slot.byteOffset = layout.firstElementByteOffset();
+    break;
+  case ParamRole::Offset:
+    slot.bytes = littleEndian(static_cast<uint64_t>(layout.offset), bytes);
+    break;
+  case ParamRole::Size:
+  case ParamRole::Stride: {
+    if (spec.dim >= layout.sizes.size())
+      return Failure{path + ".dim: dimension " + std::to_string(spec.dim) +
+                     " of buffer '" + spec.buffer + "' of rank " +
+                     std::to_string(layout.sizes.size())};
+    int64_t value = spec.role == ParamRole::Size ? layout.sizes[spec.dim]
+                                                 : layout.strides[spec.dim];
+    if (bytes == 4 && value > std::numeric_limits<int32_t>::max()) {
+      evaluator.fail(path, std::string(paramRoleName(spec.role)) + " " +
+                               std::to_string(value) + " does not fit i32");
+      return Failure{evaluator.error};
+    }
+    slot.bytes = littleEndian(static_cast<uint64_t>(value), bytes);
+    break;
+  }
+  case ParamRole::Scalar:
+    break;
+  }
+  return slot;
 }
 
 ValueOrError<ShapePlan>
@@ -463,94 +602,14 @@ llmptx::runtime::planShape(const VerificationBundle &bundle, size_t shapeIndex,
       ++anyIndex;
     plan.buffers.push_back(std::move(layout));
   }
-
-  LaunchDims base;
-  if (!planLaunch(evaluator, bundle.launch, "$.launch", base))
+  if (!planLaunches(evaluator, bundle, plan) ||
+      !planFlops(evaluator, bundle, plan))
     return Failure{evaluator.error};
-  plan.referenceLaunch = base;
-  if (bundle.reference.launch &&
-      !planLaunch(evaluator, *bundle.reference.launch, "$.reference.launch",
-                  plan.referenceLaunch))
-    return Failure{evaluator.error};
-  for (size_t c = 0; c < bundle.candidates.size(); ++c) {
-    LaunchDims dims = base;
-    if (bundle.candidates[c].launch &&
-        !planLaunch(evaluator, *bundle.candidates[c].launch,
-                    "$.candidates[" + std::to_string(c) + "].launch", dims))
-      return Failure{evaluator.error};
-    plan.candidateLaunches.push_back(dims);
-  }
-
-  if (!bundle.timing.flops.empty()) {
-    int64_t flops;
-    if (!evaluator.evaluate(bundle.timing.flops, "$.timing.flops", flops))
-      return Failure{evaluator.error};
-    if (flops < 0) {
-      evaluator.fail("$.timing.flops",
-                     "negative flop count " + std::to_string(flops));
-      return Failure{evaluator.error};
-    }
-    plan.flops = static_cast<uint64_t>(flops);
-  }
-
   for (size_t p = 0; p < bundle.params.size(); ++p) {
-    const ParamSpec &spec = bundle.params[p];
-    std::string path = "$.params[" + std::to_string(p) + "]";
-    ParamSlot slot;
-    if (spec.role == ParamRole::Scalar) {
-      auto bytes = encodeScalar(spec.type, spec.value, plan.bindings);
-      if (!bytes) {
-        evaluator.fail(path + ".value", bytes.error());
-        return Failure{evaluator.error};
-      }
-      slot.bytes = bytes.take();
-      plan.params.push_back(std::move(slot));
-      continue;
-    }
-    int buffer = bundle.findBuffer(spec.buffer);
-    if (buffer < 0)
-      return Failure{path + ".buffer: unknown buffer '" + spec.buffer + "'"};
-    const BufferLayout &layout = plan.buffers[buffer];
-    unsigned bytes = paramByteSize(spec);
-    switch (spec.role) {
-    case ParamRole::AllocatedPtr:
-      slot.kind = ParamSlot::Kind::BufferAddress;
-      slot.buffer = buffer;
-      slot.byteOffset = 0;
-      break;
-    case ParamRole::AlignedPtr:
-      slot.kind = ParamSlot::Kind::BufferAddress;
-      slot.buffer = buffer;
-      slot.byteOffset = layout.alignedByteOffset;
-      break;
-    case ParamRole::BarePtr:
-      slot.kind = ParamSlot::Kind::BufferAddress;
-      slot.buffer = buffer;
-      slot.byteOffset = layout.firstElementByteOffset();
-      break;
-    case ParamRole::Offset:
-      slot.bytes = littleEndian(static_cast<uint64_t>(layout.offset), bytes);
-      break;
-    case ParamRole::Size:
-    case ParamRole::Stride: {
-      if (spec.dim >= layout.sizes.size())
-        return Failure{path + ".dim: dimension " + std::to_string(spec.dim) +
-                       " of buffer '" + spec.buffer + "' of rank " +
-                       std::to_string(layout.sizes.size())};
-      int64_t value = spec.role == ParamRole::Size ? layout.sizes[spec.dim]
-                                                   : layout.strides[spec.dim];
-      if (bytes == 4 && value > std::numeric_limits<int32_t>::max()) {
-        evaluator.fail(path, std::string(paramRoleName(spec.role)) + " " +
-                                 std::to_string(value) + " does not fit i32");
-        return Failure{evaluator.error};
-      }
-      slot.bytes = littleEndian(static_cast<uint64_t>(value), bytes);
-      break;
-    }
-    case ParamRole::Scalar:
-      break;
-    }
-    plan.params.push_back(std::move(slot));
+    auto slot = planParam(evaluator, bundle, p, plan);
+    if (!slot)
+      return Failure{slot.error()};
+    plan.params.push_back(slot.take());
   }
   return plan;
 }

@@ -7,6 +7,7 @@
 #include "ResultsJson.h"
 #include "llmptx/Runtime/ChildProcess.h"
 #include "llmptx/Runtime/Counters.h"
+#include "llmptx/Runtime/CudaToolkit.h"
 #include "llmptx/Runtime/Plan.h"
 #include "llmptx/Runtime/PtxSignature.h"
 

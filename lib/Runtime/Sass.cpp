@@ -10,13 +10,12 @@
 #include "llmptx/Runtime/Sass.h"
 
 #include "llmptx/Runtime/ChildProcess.h"
+#include "llmptx/Runtime/CudaToolkit.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace llmptx::runtime;
@@ -79,12 +78,6 @@ std::string_view mnemonicOf(std::string_view line) {
   return token;
 }
 
-bool isExecutable(const std::string &path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
-}
-
 } // namespace
 
 SassStatistics
@@ -125,31 +118,6 @@ llmptx::runtime::parseNvdisasmListing(std::string_view listing,
                      return a.second > b.second;
                    });
   return statistics;
-}
-
-std::string llmptx::runtime::findCudaTool(const std::string &relativePath) {
-  std::vector<std::string> directories;
-  if (relativePath.find('/') == std::string::npos)
-    if (const char *path = std::getenv("PATH")) {
-      std::string list = path;
-      size_t start = 0;
-      while (start <= list.size()) {
-        size_t end = list.find(':', start);
-        if (end == std::string::npos)
-          end = list.size();
-        if (end > start)
-          directories.push_back(list.substr(start, end - start));
-        start = end + 1;
-      }
-    }
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(variable))
-      directories.push_back(std::string(root) + "/bin");
-  directories.push_back("/usr/local/cuda/bin");
-  for (const std::string &directory : directories)
-    if (isExecutable(directory + "/" + relativePath))
-      return directory + "/" + relativePath;
-  return {};
 }
 
 std::optional<SassTools> llmptx::runtime::findSassTools() {

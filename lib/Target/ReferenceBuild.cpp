@@ -6,46 +6,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Target/ReferenceBuild.h"
+#include "llmptx/Runtime/CudaToolkit.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cstdlib>
 
 using namespace mlir;
 using namespace llmptx;
 
-static bool looksLikeToolkit(StringRef root) {
-  if (root.empty())
-    return false;
-  SmallString<256> ptxas(root);
-  llvm::sys::path::append(ptxas, "bin", "ptxas");
-  return llvm::sys::fs::can_execute(ptxas);
-}
-
 std::string llmptx::findCudaToolkitRoot(StringRef fromOptions) {
-  if (looksLikeToolkit(fromOptions))
-    return fromOptions.str();
-  for (const char *variable : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
-    const char *value = std::getenv(variable);
-    if (value && looksLikeToolkit(value))
-      return value;
-  }
-  if (std::optional<std::string> ptxas =
-          llvm::sys::Process::FindInEnvPath("PATH", "ptxas")) {
-    StringRef bin = llvm::sys::path::parent_path(*ptxas);
-    StringRef root = llvm::sys::path::parent_path(bin);
-    if (looksLikeToolkit(root))
-      return root.str();
-  }
-  if (looksLikeToolkit("/usr/local/cuda"))
-    return "/usr/local/cuda";
-  return {};
+  std::optional<runtime::CudaToolkitLocation> found =
+      runtime::locateCudaToolkit(fromOptions.str());
+  return found ? found->root : std::string();
 }
 
 std::optional<ReferenceBuild>

@@ -348,7 +348,12 @@ std::string describe(const CompletionRequest &request) {
   return text + "sample " + utostr(request.sampleIndex);
 }
 
-int runComplete() {
+/// Serializes --verbose lines from the requests in flight.
+std::mutex logMutex;
+
+/// The provider settings: the environment's, overridden by the options
+/// given on the command line.
+Expected<ProviderConfig> providerConfigFromOptions() {
   ProviderConfig config = ProviderConfig::fromEnvironment();
   if (providerKind.getNumOccurrences())
     config.kind = providerKind;
@@ -363,7 +368,7 @@ int runComplete() {
   if (cacheModeOption.getNumOccurrences()) {
     auto parsed = parseCacheMode(cacheModeOption);
     if (!parsed)
-      return usageError("--cache: " + toString(parsed.takeError()));
+      return createStringError("--cache: " + toString(parsed.takeError()));
     config.cacheMode = *parsed;
   }
   if (timeoutS.getNumOccurrences())
@@ -382,72 +387,94 @@ int runComplete() {
     config.maxTokensField = maxTokensField;
   if (batchExportPath.getNumOccurrences())
     config.batchExportPath = batchExportPath;
-  std::mutex logMutex;
   if (verbose)
-    config.log = [&](StringRef line) {
+    config.log = [](StringRef line) {
       std::lock_guard<std::mutex> lock(logMutex);
       errs() << "llmptx-llm: " << line << "\n";
     };
+  return config;
+}
 
+/// Every request's completion, at most `jobs` in flight at once.
+std::vector<Completion>
+completeAll(Provider &provider, const std::vector<CompletionRequest> &requests,
+            unsigned jobs) {
+  std::vector<Completion> completions(requests.size());
+  DefaultThreadPool pool(hardware_concurrency(std::max(1u, jobs)));
+  for (size_t i = 0; i < requests.size(); ++i)
+    pool.async([&, i] { completions[i] = provider.complete(requests[i]); });
+  pool.wait();
+  return completions;
+}
+
+/// Tells on stderr how one request went (its warnings, then ok or the
+/// error).
+void reportCompletion(const CompletionRequest &request,
+                      const Completion &completion) {
+  for (const std::string &warning : completion.warnings)
+    WithColor::warning(errs(), "llmptx-llm")
+        << describe(request) << ": " << redactSecrets(warning) << "\n";
+  if (!completion.ok) {
+    WithColor::error(errs(), "llmptx-llm")
+        << describe(request) << ": " << redactSecrets(completion.error) << "\n";
+    return;
+  }
+  errs() << "llmptx-llm: " << describe(request) << ": ok, "
+         << (completion.cacheHit
+                 ? "cache hit (" + completion.provider + ")"
+                 : formatv("{0}, {1} attempt(s)", completion.provider,
+                           completion.attempts)
+                       .str())
+         << ", model " << completion.model << "\n";
+}
+
+/// What --output gets for one successful completion: its text, or the PTX
+/// extracted from it with --extract (false when none was found). Several
+/// completions are each headed by the request they answer.
+bool appendCompletionText(const CompletionRequest &request,
+                          const Completion &completion, bool several,
+                          std::string &output) {
+  if (several)
+    output += "==> " + describe(request) + " <==\n";
+  if (extractOutput) {
+    ExtractedPtx extracted = extractPtx(completion.text);
+    errs() << "llmptx-llm: " << describe(request)
+           << ": extract: " << extracted.note << "\n";
+    output += extracted.ptx;
+    return extracted.found;
+  }
+  output += completion.text;
+  if (several && !StringRef(output).ends_with("\n"))
+    output += "\n";
+  return true;
+}
+
+int runComplete() {
+  Expected<ProviderConfig> config = providerConfigFromOptions();
+  if (!config)
+    return usageError(toString(config.takeError()));
   auto requests = buildRequests();
   if (!requests)
     return usageError(toString(requests.takeError()));
-  auto provider = createProvider(config);
+  auto provider = createProvider(*config);
   if (!provider)
     return usageError(toString(provider.takeError()));
 
-  std::vector<Completion> completions(requests->size());
-  {
-    DefaultThreadPool pool(
-        hardware_concurrency(std::max(1u, config.maxInFlight)));
-    for (size_t i = 0; i < requests->size(); ++i)
-      pool.async(
-          [&, i] { completions[i] = (*provider)->complete((*requests)[i]); });
-    pool.wait();
-  }
-
+  std::vector<Completion> completions =
+      completeAll(**provider, *requests, config->maxInFlight);
   std::string output;
   bool allOk = true;
   for (size_t i = 0; i < completions.size(); ++i) {
     const Completion &completion = completions[i];
     const CompletionRequest &request = (*requests)[i];
-    for (const std::string &warning : completion.warnings)
-      WithColor::warning(errs(), "llmptx-llm")
-          << describe(request) << ": " << redactSecrets(warning) << "\n";
-    if (!completion.ok) {
-      allOk = false;
-      WithColor::error(errs(), "llmptx-llm")
-          << describe(request) << ": " << redactSecrets(completion.error)
-          << "\n";
-    } else {
-      errs() << "llmptx-llm: " << describe(request) << ": ok, "
-             << (completion.cacheHit
-                     ? "cache hit (" + completion.provider + ")"
-                     : formatv("{0}, {1} attempt(s)", completion.provider,
-                               completion.attempts)
-                           .str())
-             << ", model " << completion.model << "\n";
-    }
-    if (jsonOutput) {
+    reportCompletion(request, completion);
+    allOk = allOk && completion.ok;
+    if (jsonOutput)
       output += completionToJson(completion, request.sampleIndex) + "\n";
-      continue;
-    }
-    if (!completion.ok)
-      continue;
-    if (completions.size() > 1)
-      output += "==> " + describe(request) + " <==\n";
-    if (extractOutput) {
-      ExtractedPtx extracted = extractPtx(completion.text);
-      errs() << "llmptx-llm: " << describe(request)
-             << ": extract: " << extracted.note << "\n";
-      if (!extracted.found)
-        allOk = false;
-      output += extracted.ptx;
-    } else {
-      output += completion.text;
-      if (completions.size() > 1 && !StringRef(output).ends_with("\n"))
-        output += "\n";
-    }
+    else if (completion.ok &&
+             !appendCompletionText(request, completion, completions.size() > 1,
+                                   output))
+      allOk = false;
   }
   if (Error error = writeText(outputFile, output))
     return usageError(toString(std::move(error)));

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -46,7 +47,8 @@ static const char *kUsage =
     "  --no-sass          skip SASS statistics (ptxas + nvdisasm, when found)\n"
     "  --ncu              also run each verified kernel once at the timing\n"
     "                     shape under Nsight Compute and keep its counters\n"
-    "  --ncu-path PATH    the ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)\n"
+    "  --ncu-path PATH    the ncu to use (default: CUDA_HOME, CUDA_PATH,\n"
+    "                     PATH, /usr/local/cuda)\n"
     "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
     "                     initcheck) on small shapes when it is installed\n"
     "  --sanitizer PATH   the compute-sanitizer to use\n"
@@ -131,184 +133,235 @@ static void printPlan(const BundleInput &input) {
               bundle.timing.minRuns, bundle.timing.maxMs, work.c_str());
 }
 
-int main(int argc, char **argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (isChildInvocation(args))
-    return runChildProcess(args);
+namespace {
 
+/// What the command line asks for.
+struct CommandLine {
   RunnerOptions options;
   std::vector<std::string> bundlePaths;
   std::string outputPath;
   bool probe = false, plan = false, verbose = false, summarize = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "llmptx-runner: %s needs a value\n", arg.c_str());
-        std::exit(1);
-      }
-      out = args[++i];
-    };
-    auto number = [&](double &out) {
-      std::string text;
-      value(text);
-      char *end = nullptr;
-      out = std::strtod(text.c_str(), &end);
-      if (end == text.c_str() || *end || !(out > 0)) {
-        std::fprintf(stderr,
-                     "llmptx-runner: %s needs a positive number, got "
-                     "'%s'\n",
-                     arg.c_str(), text.c_str());
-        std::exit(1);
-      }
-    };
+};
+
+/// Reads the arguments in order. An option's value comes from the next
+/// argument; a missing or malformed one is reported here, once.
+class ArgumentReader {
+public:
+  explicit ArgumentReader(const std::vector<std::string> &args) : args(args) {}
+
+  bool done() const { return next >= args.size(); }
+  const std::string &take() { return args[next++]; }
+
+  /// The value of `option`; false (after the message) when there is none.
+  bool value(const std::string &option, std::string &out) {
+    if (done()) {
+      std::fprintf(stderr, "llmptx-runner: %s needs a value\n", option.c_str());
+      return false;
+    }
+    out = take();
+    return true;
+  }
+
+  /// A positive number as the value of `option`.
+  bool positiveNumber(const std::string &option, double &out) {
+    std::string text;
+    if (!value(option, text))
+      return false;
+    char *end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end || !(out > 0)) {
+      std::fprintf(stderr,
+                   "llmptx-runner: %s needs a positive number, got "
+                   "'%s'\n",
+                   option.c_str(), text.c_str());
+      return false;
+    }
+    return true;
+  }
+
+  /// A device ordinal (a non-negative integer) as the value of --device.
+  bool deviceNumber(int &out) {
+    std::string text;
+    if (!value("--device", text))
+      return false;
+    char *end = nullptr;
+    long device = std::strtol(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end || device < 0) {
+      std::fprintf(stderr,
+                   "llmptx-runner: --device needs a device number, "
+                   "got '%s'\n",
+                   text.c_str());
+      return false;
+    }
+    out = static_cast<int>(device);
+    return true;
+  }
+
+private:
+  const std::vector<std::string> &args;
+  size_t next = 0;
+};
+
+/// Whether an argument was an option that takes a value, and how it went.
+enum class ValueOption { NotOne, Applied, BadValue };
+
+/// Applies `arg` when it is an option that takes a value (or `-o`).
+ValueOption readValueOption(const std::string &arg, ArgumentReader &reader,
+                            CommandLine &command) {
+  RunnerOptions &options = command.options;
+  bool ok;
+  if (arg == "-o") {
+    ok = reader.value(arg, command.outputPath);
+  } else if (arg == "--ncu-path") {
+    ok = reader.value(arg, options.ncuPath);
+  } else if (arg == "--sanitizer") {
+    ok = reader.value(arg, options.sanitizerPath);
+  } else if (arg == "--libcuda") {
+    ok = reader.value(arg, options.cudaLibrary);
+  } else if (arg == "--timeout") {
+    ok = reader.positiveNumber(arg, options.timeoutSeconds);
+  } else if (arg == "--device") {
+    ok = reader.deviceNumber(options.device);
+  } else if (arg == "--sanitize-max-elements") {
+    double elements = 0;
+    ok = reader.positiveNumber(arg, elements);
+    if (ok)
+      options.sanitizeMaxElements = static_cast<uint64_t>(elements);
+  } else {
+    return ValueOption::NotOne;
+  }
+  return ok ? ValueOption::Applied : ValueOption::BadValue;
+}
+
+/// Applies one switch; false when `arg` is none.
+bool readSwitch(const std::string &arg, CommandLine &command) {
+  RunnerOptions &options = command.options;
+  if (arg == "--probe")
+    command.probe = true;
+  else if (arg == "--plan")
+    command.plan = true;
+  else if (arg == "--summarize")
+    command.summarize = true;
+  else if (arg == "--verbose")
+    command.verbose = true;
+  else if (arg == "--no-timing")
+    options.timing = false;
+  else if (arg == "--no-sass")
+    options.sass = false;
+  else if (arg == "--ncu")
+    options.ncu = true;
+  else if (arg == "--sanitize")
+    options.sanitize = true;
+  else if (arg == "--keep-going")
+    options.keepGoing = true;
+  else
+    return false;
+  return true;
+}
+
+/// Fills `command` from the arguments; the exit status when the program
+/// ends here (help, bad usage).
+std::optional<int> parseCommandLine(const std::vector<std::string> &args,
+                                    CommandLine &command) {
+  ArgumentReader reader(args);
+  while (!reader.done()) {
+    const std::string &arg = reader.take();
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "-o") {
-      value(outputPath);
-    } else if (arg == "--probe") {
-      probe = true;
-    } else if (arg == "--plan") {
-      plan = true;
-    } else if (arg == "--summarize") {
-      summarize = true;
-    } else if (arg == "--no-timing") {
-      options.timing = false;
-    } else if (arg == "--no-sass") {
-      options.sass = false;
-    } else if (arg == "--ncu") {
-      options.ncu = true;
-    } else if (arg == "--ncu-path") {
-      value(options.ncuPath);
-    } else if (arg == "--sanitize") {
-      options.sanitize = true;
-    } else if (arg == "--sanitizer") {
-      value(options.sanitizerPath);
-    } else if (arg == "--sanitize-max-elements") {
-      double elements;
-      number(elements);
-      options.sanitizeMaxElements = static_cast<uint64_t>(elements);
-    } else if (arg == "--timeout") {
-      number(options.timeoutSeconds);
-    } else if (arg == "--keep-going") {
-      options.keepGoing = true;
-    } else if (arg == "--device") {
-      std::string text;
-      value(text);
-      char *end = nullptr;
-      long device = std::strtol(text.c_str(), &end, 10);
-      if (end == text.c_str() || *end || device < 0) {
-        std::fprintf(stderr,
-                     "llmptx-runner: --device needs a device number, "
-                     "got '%s'\n",
-                     text.c_str());
-        return 1;
-      }
-      options.device = static_cast<int>(device);
-    } else if (arg == "--libcuda") {
-      value(options.cudaLibrary);
-    } else if (arg == "--verbose") {
-      verbose = true;
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+    }
+    ValueOption read = readValueOption(arg, reader, command);
+    if (read == ValueOption::BadValue)
+      return 1;
+    if (read == ValueOption::Applied || readSwitch(arg, command))
+      continue;
+    if (!arg.empty() && arg[0] == '-' && arg != "-") {
       std::fprintf(stderr, "llmptx-runner: unknown option %s\n%s", arg.c_str(),
                    kUsage);
       return 1;
-    } else {
-      bundlePaths.push_back(arg);
     }
+    command.bundlePaths.push_back(arg);
   }
-  if (!probe && bundlePaths.empty()) {
+  if (!command.probe && command.bundlePaths.empty()) {
     std::fputs(kUsage, stderr);
     return 1;
   }
+  return std::nullopt;
+}
 
-  if (summarize) {
-    int status = 0;
-    for (const std::string &path : bundlePaths) {
-      std::ifstream file(path, std::ios::binary);
-      std::stringstream text;
-      text << file.rdbuf();
-      auto results = file ? parseResultsJson(text.str())
-                          : ValueOrError<VerificationResults>(
-                                Failure{"cannot open the file"});
-      if (!results) {
-        std::fprintf(stderr, "llmptx-runner: error: %s: %s\n", path.c_str(),
-                     results.error().c_str());
-        status = 1;
-        continue;
-      }
-      std::fputs(formatSummary(*results).c_str(), stdout);
+/// --summarize: prints the summary of each results file.
+int summarizeResultsFiles(const std::vector<std::string> &paths) {
+  int status = 0;
+  for (const std::string &path : paths) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    auto results = file ? parseResultsJson(text.str())
+                        : ValueOrError<VerificationResults>(
+                              Failure{"cannot open the file"});
+    if (!results) {
+      std::fprintf(stderr, "llmptx-runner: error: %s: %s\n", path.c_str(),
+                   results.error().c_str());
+      status = 1;
+      continue;
     }
-    return status;
+    std::fputs(formatSummary(*results).c_str(), stdout);
   }
+  return status;
+}
 
-  // Bundles are checked before the GPU is looked for, so a bad bundle is
-  // reported the same way on any machine.
-  std::vector<BundleInput> bundles;
-  bool invalid = false;
-  for (const std::string &path : bundlePaths) {
+/// Reads every bundle, reporting each invalid one; false when any was.
+bool readBundles(const std::vector<std::string> &paths,
+                 std::vector<BundleInput> &bundles) {
+  bool valid = true;
+  for (const std::string &path : paths) {
     auto bundle = readBundleFile(path);
     if (!bundle) {
       std::fprintf(stderr, "llmptx-runner: error: %s\n",
                    bundle.error().c_str());
-      invalid = true;
+      valid = false;
       continue;
     }
     bundles.push_back({path, bundle.take()});
   }
-  if (invalid)
-    return 1;
-  if (plan) {
-    for (const BundleInput &input : bundles)
-      printPlan(input);
-    return 0;
-  }
+  return valid;
+}
 
-  options.cudaLibrary = cudaLibraryPath(options.cudaLibrary);
-  auto device = probeCudaDevice(options.cudaLibrary, options.device);
-  if (!device) {
-    std::fprintf(stderr, "llmptx-runner: no usable GPU: %s\n",
-                 device.error().c_str());
-    return 2;
-  }
-  if (probe) {
-    std::printf("device %d: %s\nchip: %s\nmultiprocessors: %d\nL2: %llu "
-                "bytes\nmemory: %llu bytes\ndriver: %s (%d)\n",
-                options.device, device->name.c_str(), device->chip().c_str(),
-                device->multiprocessors,
-                static_cast<unsigned long long>(device->l2Bytes),
-                static_cast<unsigned long long>(device->memoryBytes),
-                device->driverVersionText().c_str(), device->driverVersion);
-    // The peaks, where the driver reported what they derive from.
-    if (device->clockKhz > 0)
-      std::printf("clock: %g MHz\n", device->clockKhz / 1000.0);
-    if (device->memoryBandwidthGbs() > 0)
-      std::printf("memory bandwidth: %.0f GB/s (%g MHz, %d-bit bus)\n",
-                  device->memoryBandwidthGbs(), device->memoryClockKhz / 1000.0,
-                  device->memoryBusBits);
-    if (device->fp32Gflops() > 0)
-      std::printf("fp32: %.0f GFLOP/s\n", device->fp32Gflops());
-    if (device->maxThreadsPerSm > 0)
-      std::printf("threads per SM: %d\n", device->maxThreadsPerSm);
-    if (bundles.empty())
-      return 0;
-  }
+/// --probe: the device, and its peaks where the driver reported what they
+/// derive from.
+void printDevice(int ordinal, const DeviceInfo &device) {
+  std::printf("device %d: %s\nchip: %s\nmultiprocessors: %d\nL2: %llu "
+              "bytes\nmemory: %llu bytes\ndriver: %s (%d)\n",
+              ordinal, device.name.c_str(), device.chip().c_str(),
+              device.multiprocessors,
+              static_cast<unsigned long long>(device.l2Bytes),
+              static_cast<unsigned long long>(device.memoryBytes),
+              device.driverVersionText().c_str(), device.driverVersion);
+  if (device.clockKhz > 0)
+    std::printf("clock: %g MHz\n", device.clockKhz / 1000.0);
+  if (device.memoryBandwidthGbs() > 0)
+    std::printf("memory bandwidth: %.0f GB/s (%g MHz, %d-bit bus)\n",
+                device.memoryBandwidthGbs(), device.memoryClockKhz / 1000.0,
+                device.memoryBusBits);
+  if (device.fp32Gflops() > 0)
+    std::printf("fp32: %.0f GFLOP/s\n", device.fp32Gflops());
+  if (device.maxThreadsPerSm > 0)
+    std::printf("threads per SM: %d\n", device.maxThreadsPerSm);
+}
 
-  options.runnerExecutable = selfExecutable(argv[0]);
-  if (verbose)
-    options.progress = [](const std::string &line) {
-      std::fprintf(stderr, "llmptx-runner: %s\n", line.c_str());
-    };
-  VerificationResults results = runVerification(bundles, options, *device);
+/// Runs the bundles, prints the summary and writes the results file.
+int runBundles(const std::vector<BundleInput> &bundles,
+               const CommandLine &command, const DeviceInfo &device) {
+  VerificationResults results =
+      runVerification(bundles, command.options, device);
   std::fputs(formatSummary(results).c_str(), stdout);
   std::fflush(stdout);
-  if (!outputPath.empty()) {
-    std::ofstream file(outputPath, std::ios::binary | std::ios::trunc);
+  if (!command.outputPath.empty()) {
+    std::ofstream file(command.outputPath, std::ios::binary | std::ios::trunc);
     file << writeResultsJson(results);
     if (!file) {
       std::fprintf(stderr, "llmptx-runner: cannot write %s\n",
-                   outputPath.c_str());
+                   command.outputPath.c_str());
       return 1;
     }
   }
@@ -316,4 +369,50 @@ int main(int argc, char **argv) {
     if (!bundle.error.empty())
       return 1;
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (isChildInvocation(args))
+    return runChildProcess(args);
+
+  CommandLine command;
+  if (std::optional<int> exit = parseCommandLine(args, command))
+    return *exit;
+  if (command.summarize)
+    return summarizeResultsFiles(command.bundlePaths);
+
+  // Bundles are checked before the GPU is looked for, so a bad bundle is
+  // reported the same way on any machine.
+  std::vector<BundleInput> bundles;
+  if (!readBundles(command.bundlePaths, bundles))
+    return 1;
+  if (command.plan) {
+    for (const BundleInput &input : bundles)
+      printPlan(input);
+    return 0;
+  }
+
+  RunnerOptions &options = command.options;
+  options.cudaLibrary = cudaLibraryPath(options.cudaLibrary);
+  auto device = probeCudaDevice(options.cudaLibrary, options.device);
+  if (!device) {
+    std::fprintf(stderr, "llmptx-runner: no usable GPU: %s\n",
+                 device.error().c_str());
+    return 2;
+  }
+  if (command.probe) {
+    printDevice(options.device, *device);
+    if (bundles.empty())
+      return 0;
+  }
+
+  options.runnerExecutable = selfExecutable(argv[0]);
+  if (command.verbose)
+    options.progress = [](const std::string &line) {
+      std::fprintf(stderr, "llmptx-runner: %s\n", line.c_str());
+    };
+  return runBundles(bundles, command, *device);
 }

@@ -31,9 +31,10 @@ struct CudaToolkit {
   std::string nvJitLinkPath;
 };
 
-/// Search order: `cudaPathOption` (--cuda-path), CUDA_HOME, CUDA_PATH, the
-/// folder of ptxas on PATH, /usr/local/cuda. Fails when neither ptxas nor
-/// nvJitLink is found anywhere.
+/// The toolkit of llmptx/Runtime/CudaToolkit.h's search: `cudaPathOption`
+/// (--cuda-path) alone when given, since an explicit choice never falls
+/// back; otherwise CUDA_HOME, CUDA_PATH, the folder above ptxas on PATH,
+/// /usr/local/cuda. Fails when neither ptxas nor nvJitLink is found.
 llvm::Expected<CudaToolkit> findCudaToolkit(llvm::StringRef cudaPathOption);
 
 struct ResourceReport {

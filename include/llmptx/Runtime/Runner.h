@@ -38,7 +38,7 @@ struct RunnerOptions {
   int device = 0;
   bool timing = true;
   bool sanitize = false;
-  /// compute-sanitizer to use; empty: search PATH, CUDA_HOME, /usr/local/cuda.
+  /// compute-sanitizer to use; empty: findCudaTool's search (CudaToolkit.h).
   std::string sanitizerPath;
   /// Watchdog for one entry (four runs of one candidate on one shape).
   double timeoutSeconds = 30;

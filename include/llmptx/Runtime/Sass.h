@@ -39,13 +39,8 @@ struct SassTools {
   std::string nvdisasm;
 };
 
-/// A CUDA tool (`ptxas`, or a path below the toolkit's bin directory such
-/// as `compute-sanitizer`) from PATH, CUDA_HOME/bin, CUDA_PATH/bin or
-/// /usr/local/cuda/bin; empty when none is executable.
-std::string findCudaTool(const std::string &relativePath);
-
-/// ptxas and nvdisasm from PATH, CUDA_HOME, CUDA_PATH or /usr/local/cuda;
-/// nothing when either is missing.
+/// ptxas and nvdisasm, each found by findCudaTool (CudaToolkit.h: CUDA_HOME,
+/// CUDA_PATH, PATH, /usr/local/cuda); nothing when either is missing.
 std::optional<SassTools> findSassTools();
 
 /// Assembles `ptx` for `chip` in `workDir` and counts the SASS of `entry`.
