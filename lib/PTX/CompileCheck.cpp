@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/PtxIsa.h"
 #include "llmptx/Runtime/CudaToolkit.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -425,6 +426,17 @@ CompileResult llmptx::ptx::compilePtx(StringRef ptxText, StringRef chip,
   }
   bool tryNvJitLink = options.backend != CompileBackend::Ptxas &&
                       !toolkit.nvJitLinkPath.empty();
+  // nvJitLink assembles inside this process, so its crash is ours: CUDA
+  // 13.0's dies (SIGSEGV in nvJitLinkAddData) on a wgmma.mma_async whose
+  // descriptor is a constant, which ptxas assembles. The instructions of
+  // the architecture- and family-specific targets (sm_90a, sm_100f) are
+  // where such bugs live, so Auto gives those to ptxas, a child process,
+  // when there is one.
+  std::optional<Chip> target = parseChip(chip);
+  if (options.backend == CompileBackend::Auto && target &&
+      (target->archSpecific || target->familySpecific) &&
+      !toolkit.ptxasPath.empty())
+    tryNvJitLink = false;
   if (tryNvJitLink &&
       compileWithNvJitLink(ptxText, chip, toolkit, options, result)) {
     addColumns(ptxText, result.diagnostics);

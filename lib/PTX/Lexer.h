@@ -52,9 +52,12 @@ public:
   const Token &peek() const { return current; }
   Token next() {
     Token token = current;
+    consumed = token.text.end() - text.begin();
     advance();
     return token;
   }
+  /// Offset just past the last token next() returned (0 before the first).
+  size_t consumedEnd() const { return consumed; }
   /// Unterminated block comment or string seen so far (reported once).
   SourceLocation unterminatedAt() const { return unterminated; }
   llvm::StringRef source() const { return text; }
@@ -78,6 +81,7 @@ private:
 
   llvm::StringRef text;
   size_t pos = 0;
+  size_t consumed = 0;
   size_t lineStart = 0;
   unsigned line = 1;
   bool first = true;

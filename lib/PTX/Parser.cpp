@@ -176,6 +176,15 @@ private:
     return false;
   }
 
+  size_t offsetOf(const Token &t) const {
+    return t.text.data() - lex.source().data();
+  }
+
+  /// The text from offset `begin` to the end of the last consumed token.
+  StringRef consumedSince(size_t begin) const {
+    return lex.source().slice(begin, lex.consumedEnd());
+  }
+
   static std::string describe(const Token &t) {
     if (t.kind == TokenKind::Eof)
       return "end of file";
@@ -273,6 +282,7 @@ private:
       return skipStatement();
     }
     // Linkage, then a function or a variable.
+    size_t begin = offsetOf(lex.peek());
     StringRef linkage;
     while (lex.peek().kind == TokenKind::DotWord &&
            isLinkage(lex.peek().text)) {
@@ -280,14 +290,19 @@ private:
     }
     const Token &what = lex.peek();
     if (what.isDot(".entry") || what.isDot(".func")) {
+      size_t parsed = module.functions.size();
       parseFunction(linkage);
+      if (module.functions.size() > parsed)
+        module.functions.back().text = consumedSince(begin);
       return;
     }
     if (what.kind == TokenKind::DotWord && isStateSpaceDirective(what.text)) {
       VariableDecl var;
       var.linkage = linkage;
-      if (parseVariable(var, 0))
+      if (parseVariable(var, 0)) {
+        var.text = consumedSince(begin);
         module.globals.push_back(var);
+      }
       return;
     }
     reportUnknownDirective(what);

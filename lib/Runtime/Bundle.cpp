@@ -67,6 +67,14 @@ const char *llmptx::runtime::paramRoleName(ParamRole role) {
   return "?";
 }
 
+size_t VerificationBundle::shapeCount() const {
+  return shapes.size() + (timing.production ? 1 : 0);
+}
+
+const SizeBindings &VerificationBundle::shapeAt(size_t index) const {
+  return index < shapes.size() ? shapes[index] : *timing.production;
+}
+
 int VerificationBundle::findBuffer(std::string_view name) const {
   for (size_t i = 0; i < buffers.size(); ++i)
     if (buffers[i].name == name)
@@ -154,9 +162,9 @@ public:
             (*candidates)[i], elementPath("$.candidates", i), false));
 
     if (const Json *timing = reader.member(root, path, "timing", false);
-        timing &&
-        reader.expectObject(*timing, "$.timing",
-                            {"shape", "min_runs", "max_ms", "flops"})) {
+        timing && reader.expectObject(*timing, "$.timing",
+                                      {"shape", "min_runs", "max_ms", "flops",
+                                       "production", "confirm_above"})) {
       bundle.timing.shape =
           reader.integer(*timing, "$.timing", "shape", false, -1);
       bundle.timing.minRuns = static_cast<unsigned>(
@@ -167,6 +175,12 @@ public:
               reader.member(*timing, "$.timing", "flops", false);
           flops && !flops->is_null())
         bundle.timing.flops = reader.expression(*flops, "$.timing.flops");
+      if (const Json *production =
+              reader.member(*timing, "$.timing", "production", false))
+        bundle.timing.production =
+            readBindings(*production, "$.timing.production");
+      bundle.timing.confirmAbove = reader.number(
+          *timing, "$.timing", "confirm_above", false, kDefaultConfirmAbove);
     }
     if (reader.failed())
       return std::nullopt;
@@ -178,22 +192,26 @@ public:
 private:
   void readShape(const Json &shape, const std::string &path,
                  VerificationBundle &bundle) {
+    bundle.shapes.push_back(readBindings(shape, path));
+  }
+
+  SizeBindings readBindings(const Json &shape, const std::string &path) {
+    SizeBindings bindings;
     if (!shape.is_object()) {
       reader.fail(path,
                   "expected an object of size values, got " + typeName(shape));
-      return;
+      return bindings;
     }
-    SizeBindings bindings;
     for (auto it = shape.begin(); it != shape.end(); ++it) {
       std::string memberPath = path + "." + it.key();
       if (!it->is_number_integer()) {
         reader.fail(memberPath,
                     "expected an integer size, got " + typeName(*it));
-        return;
+        return bindings;
       }
       bindings[it.key()] = it->get<int64_t>();
     }
-    bundle.shapes.push_back(std::move(bindings));
+    return bindings;
   }
 
   std::array<std::string, 3> readTriple(const Json &value,
@@ -521,21 +539,24 @@ private:
   void checkShapes() {
     if (bundle.shapes.empty())
       fail("$.shapes", "at least one shape is required");
-    for (size_t i = 0; i < bundle.shapes.size(); ++i) {
-      std::string path = elementPath("$.shapes", i);
-      const SizeBindings &shape = bundle.shapes[i];
-      for (const std::string &size : bundle.sizes)
-        if (!shape.count(size))
-          fail(path, "no value for size '" + size + "'");
-      for (const auto &[name, value] : shape) {
-        if (std::find(bundle.sizes.begin(), bundle.sizes.end(), name) ==
-            bundle.sizes.end())
-          fail(path + "." + name,
-               "'" + name + "' is not a declared size (sizes: " + sizeList() +
-                   ")");
-        else if (value < 0)
-          fail(path + "." + name, "negative size " + std::to_string(value));
-      }
+    for (size_t i = 0; i < bundle.shapes.size(); ++i)
+      checkBindings(bundle.shapes[i], elementPath("$.shapes", i));
+    if (bundle.timing.production)
+      checkBindings(*bundle.timing.production, "$.timing.production");
+  }
+
+  void checkBindings(const SizeBindings &shape, const std::string &path) {
+    for (const std::string &size : bundle.sizes)
+      if (!shape.count(size))
+        fail(path, "no value for size '" + size + "'");
+    for (const auto &[name, value] : shape) {
+      if (std::find(bundle.sizes.begin(), bundle.sizes.end(), name) ==
+          bundle.sizes.end())
+        fail(path + "." + name,
+             "'" + name + "' is not a declared size (sizes: " + sizeList() +
+                 ")");
+      else if (value < 0)
+        fail(path + "." + name, "negative size " + std::to_string(value));
     }
   }
 
@@ -716,13 +737,15 @@ private:
       fail("$.timing.max_ms", "must not be negative");
     if (!bundle.timing.flops.empty())
       checkExpression(bundle.timing.flops, "$.timing.flops");
+    if (!(bundle.timing.confirmAbove >= 0))
+      fail("$.timing.confirm_above", "must not be negative");
   }
 
   /// Evaluates every expression for every shape so that a runner never
   /// meets an evaluation error half-way through a GPU run.
   void checkEveryShape() {
     unsigned variants = offsetVariantCount(bundle);
-    for (size_t s = 0; s < bundle.shapes.size() && error.empty(); ++s)
+    for (size_t s = 0; s < bundle.shapeCount() && error.empty(); ++s)
       for (unsigned v = 0; v < variants && error.empty(); ++v) {
         auto plan = planShape(bundle, s, v);
         if (!plan) {
@@ -847,19 +870,24 @@ static OrderedJson numberOrText(const std::string &text) {
   return text;
 }
 
-/// The shapes, each with the bundle's sizes first, in their order.
+/// One shape, the bundle's sizes first, in their order.
+static OrderedJson bindingsJson(const VerificationBundle &bundle,
+                                const SizeBindings &shape) {
+  OrderedJson object = OrderedJson::object();
+  for (const std::string &size : bundle.sizes)
+    if (shape.count(size))
+      object[size] = shape.at(size);
+  for (const auto &[name, value] : shape)
+    if (!object.contains(name))
+      object[name] = value;
+  return object;
+}
+
+/// The shapes, in their order.
 static OrderedJson shapesJson(const VerificationBundle &bundle) {
   OrderedJson shapes = OrderedJson::array();
-  for (const SizeBindings &shape : bundle.shapes) {
-    OrderedJson object = OrderedJson::object();
-    for (const std::string &size : bundle.sizes)
-      if (shape.count(size))
-        object[size] = shape.at(size);
-    for (const auto &[name, value] : shape)
-      if (!object.contains(name))
-        object[name] = value;
-    shapes.push_back(object);
-  }
+  for (const SizeBindings &shape : bundle.shapes)
+    shapes.push_back(bindingsJson(bundle, shape));
   return shapes;
 }
 
@@ -953,13 +981,18 @@ static OrderedJson paramJson(const ParamSpec &param) {
   return object;
 }
 
-static OrderedJson timingSpecJson(const TimingSpec &spec) {
+static OrderedJson timingSpecJson(const VerificationBundle &bundle,
+                                  const TimingSpec &spec) {
   OrderedJson timing;
   timing["shape"] = spec.shape;
   timing["min_runs"] = spec.minRuns;
   timing["max_ms"] = spec.maxMs;
   if (!spec.flops.empty())
     timing["flops"] = expressionJson(spec.flops);
+  if (spec.production)
+    timing["production"] = bindingsJson(bundle, *spec.production);
+  if (spec.confirmAbove != kDefaultConfirmAbove)
+    timing["confirm_above"] = spec.confirmAbove;
   return timing;
 }
 
@@ -989,6 +1022,6 @@ std::string llmptx::runtime::writeBundleJson(const VerificationBundle &bundle) {
   for (const KernelObject &candidate : bundle.candidates)
     candidates.push_back(kernelJson(candidate));
   root["candidates"] = candidates;
-  root["timing"] = timingSpecJson(bundle.timing);
+  root["timing"] = timingSpecJson(bundle, bundle.timing);
   return root.dump(2) + "\n";
 }

@@ -3,11 +3,13 @@
 // `llmptx-runner --child BUNDLE ...` reads one command per line on stdin
 // and answers with JSON lines on descriptor 3:
 //
-//   {"op":"check","shape":S,"variant":V,"candidate":C}
+//   {"op":"check","shape":S,"variant":V,"candidate":C[,"seed":N]}
 //       -> {"event":"phase","who":"candidate"|"reference"}...
 //          {"event":"result","shape_result":{...},"exiting":bool}
-//   {"op":"time","candidate":C}
+//   {"op":"time","candidate":C[,"shape":S][,"seed":N]}
 //       -> {"event":"timing","timing":{...},"shape_result":{...}}
+// A seed other than the bundle's gives fresh inputs (confirmation runs);
+// timing defaults to the bundle's timing shape.
 //   {"op":"quit"}
 //
 // Whenever a kernel loads, the worker also sends what the driver says about
@@ -125,6 +127,7 @@ void sendMessage(const OrderedJson &message) {
 struct ShapeState {
   int shape = -1;
   int variant = -1;
+  uint64_t seed = 0;
   ShapePlan plan;
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::vector<uint8_t>> imagesA;
@@ -132,6 +135,11 @@ struct ShapeState {
   DeviceSession::BufferSet referenceSet;
   DeviceSession::BufferSet candidateSet;
 };
+
+/// The byte outputs are poisoned with before each timed run: the integer
+/// poison of poisonBits(type, 1), so an element left unwritten reads as
+/// unwritten (a float one as a mismatch).
+constexpr unsigned char kTimedPoisonByte = 0x5c;
 
 /// What a stage of a command returns besides nullopt (the command goes on)
 /// and an exit code (the worker stops): the command is over, its answer
@@ -178,10 +186,16 @@ public:
   TimedLauncher &operator=(const TimedLauncher &) = delete;
 
   /// Launches `kernel` as the `run`th timed run (which also sets the byte
-  /// the flush buffer is filled with) and gives its time in `ms`.
+  /// the flush buffer is filled with) and gives its time in `ms`. Outputs
+  /// are poisoned before every run, untimed: a kernel cannot find its
+  /// previous run's results in them and skip the work.
   DeviceStatus launch(const DeviceSession::Kernel &kernel,
                       const LaunchDims &dims, unsigned run, float &ms) {
     const CudaDriverApi &api = session.api();
+    for (size_t b = 0; b < plan.buffers.size(); ++b)
+      if (plan.buffers[b].role == BufferRole::Output)
+        api.cuMemsetD8Async(set.allocations[b], kTimedPoisonByte,
+                            set.bytes[b], stream);
     api.cuMemsetD8Async(flush, static_cast<unsigned char>(run), flushBytes,
                         stream);
     api.cuEventRecord(events[0], stream);
@@ -225,11 +239,15 @@ public:
     std::string op = command.value("op", "");
     if (op == "quit")
       return kExitDone;
+    uint64_t seed = command.value("seed", bundle.seed);
     if (op == "check")
       return check(command.value("shape", 0), command.value("variant", 0),
-                   command.value("candidate", 0));
+                   command.value("candidate", 0), seed);
     if (op == "time")
-      return time(command.value("candidate", 0));
+      return time(command.value("candidate", 0),
+                  command.value("shape", static_cast<int>(
+                                             timingShapeIndex(bundle))),
+                  seed);
     referenceError("unknown command '" + op + "'");
     return kExitBadArguments;
   }
@@ -257,8 +275,8 @@ private:
   }
 
   /// Builds plan, inputs, images and allocations for (shape, variant).
-  bool prepare(int shape, int variant, std::string &error) {
-    if (state.shape == shape && state.variant == variant)
+  bool prepare(int shape, int variant, uint64_t seed, std::string &error) {
+    if (state.shape == shape && state.variant == variant && state.seed == seed)
       return true;
     session.release(state.referenceSet);
     session.release(state.candidateSet);
@@ -270,7 +288,7 @@ private:
       return false;
     }
     state.plan = plan.take();
-    auto inputs = generateInputs(bundle, state.plan);
+    auto inputs = generateInputs(bundle, state.plan, seed);
     if (!inputs) {
       error = inputs.error();
       return false;
@@ -287,6 +305,7 @@ private:
     }
     state.shape = shape;
     state.variant = variant;
+    state.seed = seed;
     return true;
   }
 
@@ -428,10 +447,11 @@ private:
     return std::nullopt;
   }
 
-  std::optional<int> check(int shape, int variant, int candidate) {
+  std::optional<int> check(int shape, int variant, int candidate,
+                           uint64_t seed) {
     std::string error;
     phase("prepare");
-    if (!prepare(shape, variant, error)) {
+    if (!prepare(shape, variant, seed, error)) {
       referenceError("cannot prepare shape " + std::to_string(shape) + ": " +
                      error);
       return kExitReferenceFailed;
@@ -489,6 +509,9 @@ private:
       status = session.download(state.referenceSet, referenceAfter);
     if (!status.ok())
       return candidateFailed(result, status);
+    // The comparisons run on the CPU: a phase of their own, so a slow one
+    // at a large shape is never charged to the candidate.
+    phase("compare");
     for (size_t b = 0; b < plan.buffers.size(); ++b) {
       checker.checkIntegrity(b, state.imagesB[b].data(), candidateB[b].data(),
                              "reference-first");
@@ -527,11 +550,10 @@ private:
 
   /// Times the candidate against the reference at the timing shape, then
   /// checks it once more on fresh outputs.
-  std::optional<int> time(int candidate) {
-    int shape = static_cast<int>(timingShapeIndex(bundle));
+  std::optional<int> time(int candidate, int shape, uint64_t seed) {
     std::string error;
     phase("prepare");
-    if (!prepare(shape, 0, error)) {
+    if (!prepare(shape, 0, seed, error)) {
       referenceError("cannot prepare the timing shape: " + error);
       return kExitReferenceFailed;
     }
@@ -627,6 +649,9 @@ private:
       if (fit > runs)
         runs = static_cast<unsigned>(std::min(fit, 1000.0));
     }
+    // An odd count: the last pair runs the candidate last, and its outputs
+    // are checked after the timed runs.
+    runs |= 1;
     for (unsigned run = 0; run < runs; ++run)
       if (std::optional<int> stop =
               timedPair(launcher, kernels, run, result, &samples))
@@ -678,15 +703,19 @@ private:
     return timing;
   }
 
-  /// Correctness again, after a thousand launches: a fresh run of both on
-  /// newly poisoned outputs (a candidate that keeps state between
+  /// Correctness again, after a thousand launches: the outputs of the last
+  /// timed run (the candidate's, poisoned before it), then a fresh run of
+  /// both on newly poisoned outputs (a candidate that keeps state between
   /// launches shows here). The verdict goes into `result`.
   std::optional<int> checkAfterTiming(const TimedKernels &kernels,
                                       ShapeResult &result) {
     const ShapePlan &plan = state.plan;
     ShapeChecker checker(bundle, plan, maxExamples);
-    auto &candidateImages = readBack[0], &referenceImages = readBack[2];
-    DeviceStatus status = session.upload(state.candidateSet, state.imagesB);
+    auto &candidateImages = readBack[0], &timedImages = readBack[1],
+         &referenceImages = readBack[2];
+    DeviceStatus status = session.download(state.candidateSet, timedImages);
+    if (status.ok())
+      status = session.upload(state.candidateSet, state.imagesB);
     if (status.ok())
       status = session.upload(state.referenceSet, state.imagesB);
     if (status.ok()) {
@@ -707,16 +736,23 @@ private:
       referenceError("the reference failed after timing: " + status.details);
       return status.sticky ? kExitSticky : kExitReferenceFailed;
     }
+    phase("compare");
     for (size_t b = 0; b < plan.buffers.size(); ++b) {
       const BufferLayout &layout = plan.buffers[b];
       checker.checkIntegrity(b, state.imagesB[b].data(),
                              candidateImages[b].data(), "after-timing");
       if (layout.role == BufferRole::Output ||
           layout.role == BufferRole::InOut) {
-        std::vector<uint8_t> scratch[2];
-        checker.compareSingleRun(
-            b, 1, packed(layout, referenceImages[b], scratch[0]),
-            packed(layout, candidateImages[b], scratch[1]), "after-timing");
+        std::vector<uint8_t> scratch[3];
+        const uint8_t *reference = packed(layout, referenceImages[b], scratch[0]);
+        checker.compareSingleRun(b, 1, reference,
+                                 packed(layout, candidateImages[b], scratch[1]),
+                                 "after-timing");
+        // An inout changes with every run; an output holds the last run's.
+        if (layout.role == BufferRole::Output)
+          checker.compareSingleRun(b, 1, reference,
+                                   packed(layout, timedImages[b], scratch[2]),
+                                   "timed-runs");
       }
     }
     const CheckFindings &findings = checker.findings();

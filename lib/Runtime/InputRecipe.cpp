@@ -359,6 +359,12 @@ std::vector<uint8_t> llmptx::runtime::gatherElements(const BufferLayout &layout,
 ValueOrError<std::vector<std::vector<uint8_t>>>
 llmptx::runtime::generateInputs(const VerificationBundle &bundle,
                                 const ShapePlan &plan) {
+  return generateInputs(bundle, plan, bundle.seed);
+}
+
+ValueOrError<std::vector<std::vector<uint8_t>>>
+llmptx::runtime::generateInputs(const VerificationBundle &bundle,
+                                const ShapePlan &plan, uint64_t seed) {
   std::vector<std::vector<uint8_t>> inputs(bundle.buffers.size());
   // Each buffer with special values gets its own walk through them.
   std::vector<unsigned> ordinals(bundle.buffers.size(), 0);
@@ -389,7 +395,7 @@ llmptx::runtime::generateInputs(const VerificationBundle &bundle,
       }
       auto elements =
           generateElements(recipe, spec.element, plan.buffers[b].elementCount,
-                           bundle.seed, spec.name, source, ordinals[b]);
+                           seed, spec.name, source, ordinals[b]);
       if (!elements)
         return Failure{"buffer '" + spec.name + "': " + elements.error()};
       inputs[b] = elements.take();

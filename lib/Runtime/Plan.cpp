@@ -129,6 +129,13 @@ uint64_t ShapePlan::compulsoryBytes() const {
 }
 
 size_t llmptx::runtime::timingShapeIndex(const VerificationBundle &bundle) {
+  if (bundle.timing.production)
+    return bundle.shapes.size();
+  return largestCheckedShapeIndex(bundle);
+}
+
+size_t
+llmptx::runtime::largestCheckedShapeIndex(const VerificationBundle &bundle) {
   int64_t count = static_cast<int64_t>(bundle.shapes.size());
   int64_t index = bundle.timing.shape < 0 ? count + bundle.timing.shape
                                           : bundle.timing.shape;
@@ -250,7 +257,7 @@ class ShapeEvaluator {
 public:
   ShapeEvaluator(const VerificationBundle &bundle, size_t shapeIndex)
       : bundle(bundle), shapeIndex(shapeIndex),
-        bindings(bundle.shapes[shapeIndex]) {}
+        bindings(bundle.shapeAt(shapeIndex)) {}
 
   bool evaluate(const std::string &text, const std::string &path,
                 int64_t &value) {
@@ -583,14 +590,14 @@ static ValueOrError<ParamSlot> planParam(ShapeEvaluator &evaluator,
 ValueOrError<ShapePlan>
 llmptx::runtime::planShape(const VerificationBundle &bundle, size_t shapeIndex,
                            unsigned offsetVariant, uint64_t guardBytes) {
-  if (shapeIndex >= bundle.shapes.size())
+  if (shapeIndex >= bundle.shapeCount())
     return Failure{"shape index " + std::to_string(shapeIndex) +
                    " out of range"};
   ShapeEvaluator evaluator(bundle, shapeIndex);
   ShapePlan plan;
   plan.shapeIndex = shapeIndex;
   plan.offsetVariant = offsetVariant;
-  plan.bindings = bundle.shapes[shapeIndex];
+  plan.bindings = bundle.shapeAt(shapeIndex);
 
   int anyIndex = 0;
   for (size_t i = 0; i < bundle.buffers.size(); ++i) {

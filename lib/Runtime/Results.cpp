@@ -37,6 +37,63 @@ int llmptx::runtime::fp32LanesPerSm(int smMajor, int smMinor) {
   }
 }
 
+const char *llmptx::runtime::computeUnitName(ComputeUnit unit) {
+  switch (unit) {
+  case ComputeUnit::FP32:
+    return "fp32";
+  case ComputeUnit::FP64:
+    return "fp64";
+  case ComputeUnit::TensorF16:
+    return "f16 tensor-core";
+  case ComputeUnit::TensorInt8:
+    return "int8 tensor-core";
+  }
+  return "fp32";
+}
+
+ComputeUnit
+llmptx::runtime::computeUnitOf(const std::optional<SassStatistics> &sass) {
+  if (!sass)
+    return ComputeUnit::FP32;
+  auto runs = [&](std::initializer_list<const char *> opcodes) {
+    for (const auto &[opcode, count] : sass->opcodes)
+      for (const char *name : opcodes)
+        if (opcode == name && count > 0)
+          return true;
+    return false;
+  };
+  if (runs({"HMMA", "HGMMA"}))
+    return ComputeUnit::TensorF16;
+  if (runs({"IMMA", "IGMMA"}))
+    return ComputeUnit::TensorInt8;
+  if (runs({"DFMA", "DADD", "DMUL"}))
+    return ComputeUnit::FP64;
+  return ComputeUnit::FP32;
+}
+
+int llmptx::runtime::operationsPerSmClock(ComputeUnit unit, int smMajor,
+                                          int smMinor) {
+  int chip = smMajor * 10 + smMinor;
+  switch (unit) {
+  case ComputeUnit::FP32:
+    return 2 * fp32LanesPerSm(smMajor, smMinor);
+  case ComputeUnit::FP64:
+    return chip == 80 ? 64 : chip == 90 ? 128 : 0;
+  case ComputeUnit::TensorF16:
+    return chip == 80 ? 2048 : chip == 90 ? 4096 : 0;
+  case ComputeUnit::TensorInt8:
+    return chip == 80 ? 4096 : chip == 90 ? 8192 : 0;
+  }
+  return 0;
+}
+
+double DeviceInfo::peakGflops(ComputeUnit unit) const {
+  int operations = operationsPerSmClock(unit, smMajor, smMinor);
+  if (operations <= 0 || clockKhz <= 0 || multiprocessors <= 0)
+    return 0;
+  return multiprocessors * (clockKhz * 1e3) * operations / 1e9;
+}
+
 double DeviceInfo::memoryBandwidthGbs() const {
   if (memoryClockKhz <= 0 || memoryBusBits <= 0)
     return 0;
@@ -44,10 +101,7 @@ double DeviceInfo::memoryBandwidthGbs() const {
 }
 
 double DeviceInfo::fp32Gflops() const {
-  int lanes = fp32LanesPerSm(smMajor, smMinor);
-  if (lanes <= 0 || clockKhz <= 0 || multiprocessors <= 0)
-    return 0;
-  return multiprocessors * (clockKhz * 1e3) * lanes * 2.0 / 1e9;
+  return peakGflops(ComputeUnit::FP32);
 }
 
 void CandidateTiming::setWork(uint64_t moved,
@@ -136,7 +190,6 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   t["speedup"] = timing.speedup.speedup;
   t["speedup_spread"] = {timing.speedup.spreadLo, timing.speedup.spreadHi};
   t["speedup_bound"] = {timing.speedup.boundLo, timing.speedup.boundHi};
-  t["suspicious"] = timing.speedup.suspicious;
   t["comparison"] = comparisonName(timing.speedup.comparison);
   t["l2_flush_bytes"] = timing.l2FlushBytes;
   if (timing.bytes)
@@ -152,6 +205,18 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   if (timing.candidateGflops)
     t["candidate_gflops"] = *timing.candidateGflops;
   return t;
+}
+
+static OrderedJson confirmationJson(const Confirmation &confirmation) {
+  OrderedJson c;
+  c["reason"] = confirmation.reason;
+  c["verdict"] = verdictName(confirmation.verdict);
+  if (!confirmation.details.empty())
+    c["details"] = confirmation.details;
+  if (confirmation.timing)
+    c["timing"] = timingJson(*confirmation.timing);
+  c["sanitizer_ran"] = confirmation.sanitizerRan;
+  return c;
 }
 
 OrderedJson
@@ -238,6 +303,8 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
     b["reference"] = bundle.reference;
     if (!bundle.error.empty())
       b["error"] = bundle.error;
+    if (!bundle.timingNote.empty())
+      b["timing_note"] = bundle.timingNote;
     b["wall_seconds"] = bundle.wallSeconds;
     if (bundle.referenceResources && !bundle.referenceResources->empty())
       b["reference_resources"] =
@@ -255,6 +322,10 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
       c["shapes"] = shapes;
       if (candidate.timing)
         c["timing"] = timingJson(*candidate.timing);
+      if (candidate.largestShapeTiming)
+        c["largest_shape_timing"] = timingJson(*candidate.largestShapeTiming);
+      if (candidate.confirmation)
+        c["confirmation"] = confirmationJson(*candidate.confirmation);
       candidates.push_back(c);
     }
     b["candidates"] = candidates;
@@ -434,8 +505,10 @@ public:
 
   CandidateResult readCandidate(const Json &object, const std::string &path) {
     CandidateResult candidate;
-    if (!reader.expectObject(
-            object, path, {"name", "verdict", "resources", "shapes", "timing"}))
+    if (!reader.expectObject(object, path,
+                             {"name", "verdict", "resources", "shapes",
+                              "timing", "largest_shape_timing",
+                              "confirmation"}))
       return candidate;
     candidate.name = reader.string(object, path, "name", true);
     candidate.verdict = readVerdict(object, path);
@@ -449,7 +522,31 @@ public:
     if (const Json *timing = reader.member(object, path, "timing", false);
         timing && !timing->is_null())
       candidate.timing = readTiming(*timing, path + ".timing");
+    if (const Json *timing =
+            reader.member(object, path, "largest_shape_timing", false))
+      candidate.largestShapeTiming =
+          readTiming(*timing, path + ".largest_shape_timing");
+    if (const Json *confirmation =
+            reader.member(object, path, "confirmation", false))
+      candidate.confirmation =
+          readConfirmation(*confirmation, path + ".confirmation");
     return candidate;
+  }
+
+  Confirmation readConfirmation(const Json &object, const std::string &path) {
+    Confirmation confirmation;
+    if (!reader.expectObject(object, path,
+                             {"reason", "verdict", "details", "timing",
+                              "sanitizer_ran"}))
+      return confirmation;
+    confirmation.reason = reader.string(object, path, "reason", false);
+    confirmation.verdict = readVerdict(object, path);
+    confirmation.details = reader.string(object, path, "details", false);
+    if (const Json *timing = reader.member(object, path, "timing", false))
+      confirmation.timing = readTiming(*timing, path + ".timing");
+    confirmation.sanitizerRan =
+        reader.boolean(object, path, "sanitizer_ran", false);
+    return confirmation;
   }
 
   CandidateTiming readTiming(const Json &timing, const std::string &t) {
@@ -489,7 +586,7 @@ public:
         result.speedup.boundHi = (*bound)[1].get<double>();
       }
     }
-    result.speedup.suspicious = reader.boolean(timing, t, "suspicious", false);
+    // "suspicious" (results of runners before confirmation) is ignored.
     std::string comparison = reader.string(timing, t, "comparison", false);
     if (std::optional<Comparison> parsed = parseComparison(comparison))
       result.speedup.comparison = *parsed;
@@ -593,13 +690,14 @@ public:
     BundleResult bundle;
     if (!reader.expectObject(object, path,
                              {"bundle", "kernel", "reference", "error",
-                              "wall_seconds", "reference_resources",
-                              "candidates"}))
+                              "timing_note", "wall_seconds",
+                              "reference_resources", "candidates"}))
       return bundle;
     bundle.bundle = reader.string(object, path, "bundle", true);
     bundle.kernel = reader.string(object, path, "kernel", false);
     bundle.reference = reader.string(object, path, "reference", false);
     bundle.error = reader.string(object, path, "error", false);
+    bundle.timingNote = reader.string(object, path, "timing_note", false);
     bundle.wallSeconds = reader.number(object, path, "wall_seconds", false);
     if (const Json *resources =
             reader.member(object, path, "reference_resources", false))
@@ -720,28 +818,41 @@ static std::string formatPercent(double fraction) {
   return buffer;
 }
 
-/// "4029 GB/s (82% of 4915 peak), reference 3283 GB/s; ..." or empty.
+/// "(82% of 4915 peak)", or "(above the 4915 peak)": a rate is never shown
+/// above 100% of the peak it is compared with.
+static std::string shareOfPeak(double rate, double peak,
+                               const std::string &peakName) {
+  if (!(peak > 0))
+    return {};
+  if (rate > peak)
+    return " (above the " + formatRate(peak) + " " + peakName + ")";
+  return " (" + formatPercent(rate / peak) + " of " + formatRate(peak) + " " +
+         peakName + ")";
+}
+
+/// "4029 GB/s (82% of 4915 peak), reference 3283 GB/s; ..." or empty. The
+/// compute rate is compared with the peak of the units the candidate's SASS
+/// shows it uses.
 static std::string describeThroughput(const CandidateTiming &timing,
-                                      const DeviceInfo &device) {
+                                      const DeviceInfo &device,
+                                      ComputeUnit unit) {
   std::string text;
   auto rates = [&](const std::optional<double> &candidate,
-                   const std::optional<double> &reference, const char *unit,
-                   double peak, const char *peakName) {
+                   const std::optional<double> &reference, const char *name,
+                   double peak, const std::string &peakName) {
     if (!candidate)
       return;
     if (!text.empty())
       text += "; ";
-    text += formatRate(*candidate) + " " + unit;
-    if (peak > 0)
-      text += " (" + formatPercent(*candidate / peak) + " of " +
-              formatRate(peak) + " " + peakName + ")";
+    text += formatRate(*candidate) + " " + name +
+            shareOfPeak(*candidate, peak, peakName);
     if (reference)
-      text += ", reference " + formatRate(*reference) + " " + unit;
+      text += ", reference " + formatRate(*reference) + " " + name;
   };
   rates(timing.candidateGbs, timing.referenceGbs, "GB/s",
         device.memoryBandwidthGbs(), "peak");
   rates(timing.candidateGflops, timing.referenceGflops, "GFLOP/s",
-        device.fp32Gflops(), "fp32 peak");
+        device.peakGflops(unit), std::string(computeUnitName(unit)) + " peak");
   return text;
 }
 
@@ -785,6 +896,93 @@ static std::string describeResources(const KernelResources &resources) {
   return text;
 }
 
+/// "speedup 1.52x [1.49, 1.55] 95% CI [1.50, 1.54] faster (reference ...)".
+static std::string describeSpeedup(const CandidateTiming &timing) {
+  std::string text = "speedup " + formatRatio(timing.speedup.speedup) + "x [" +
+                     formatRatio(timing.speedup.spreadLo) + ", " +
+                     formatRatio(timing.speedup.spreadHi) + "]";
+  if (timing.speedup.hasBound())
+    text += " 95% CI [" + formatRatio(timing.speedup.boundLo) + ", " +
+            formatRatio(timing.speedup.boundHi) + "]";
+  return text + " " + comparisonName(timing.speedup.comparison) +
+         " (reference " + formatMs(timing.referenceMs.median) +
+         " ms, candidate " + formatMs(timing.candidateMs.median) + " ms, " +
+         std::to_string(timing.candidateMs.runs) + " runs)";
+}
+
+/// "N=1048583" of a timing's shape.
+static std::string shapeText(const SizeBindings &shape) {
+  std::string text;
+  for (const auto &[name, value] : shape)
+    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+/// The summary of a candidate that passed: checks, speed (at the timing
+/// shape and the largest checked one), confirmation, rates and resources.
+static std::string describePassed(const BundleResult &bundle,
+                                  const CandidateResult &candidate,
+                                  const DeviceInfo &device) {
+  size_t ran = 0;
+  for (const ShapeResult &shape : candidate.shapes)
+    ran += shape.verdict == Verdict::Pass;
+  std::string line = std::to_string(ran) + " checks passed";
+  if (!candidate.timing)
+    return line;
+  const CandidateTiming &timing = *candidate.timing;
+  line += "; " + describeSpeedup(timing);
+  if (candidate.largestShapeTiming)
+    line += "\n    at " + shapeText(timing.shape) +
+            "; at the largest checked shape " +
+            shapeText(candidate.largestShapeTiming->shape) + ": " +
+            describeSpeedup(*candidate.largestShapeTiming);
+  if (const std::optional<Confirmation> &confirmation = candidate.confirmation)
+    line += "\n    confirmation " + std::string(verdictName(confirmation->verdict)) +
+            " (" + confirmation->reason + ")" +
+            (confirmation->timing
+                 ? "; second input set: " + describeSpeedup(*confirmation->timing)
+                 : "") +
+            (confirmation->details.empty() ? "" : "; " + confirmation->details);
+  std::string throughput = describeThroughput(
+      timing, device,
+      computeUnitOf(candidate.resources ? candidate.resources->sass
+                                        : std::nullopt));
+  if (!throughput.empty())
+    line += "\n    throughput " + throughput;
+  std::string resources = candidate.resources
+                              ? describeResources(*candidate.resources)
+                              : std::string();
+  if (!resources.empty()) {
+    line += "\n    resources " + resources;
+    if (bundle.referenceResources) {
+      std::string reference = describeResources(*bundle.referenceResources);
+      if (!reference.empty())
+        line += "; reference " + reference;
+    }
+  }
+  return line;
+}
+
+/// The first failing entry of a candidate: where, what, first example.
+static std::string describeFailed(const CandidateResult &candidate) {
+  for (const ShapeResult &shape : candidate.shapes) {
+    if (shape.verdict == Verdict::Pass || shape.verdict == Verdict::Skipped)
+      continue;
+    std::string line = describeEntry(shape) + ": ";
+    if (!shape.mismatches.empty())
+      line += describeReport(shape.mismatches.front());
+    if (!shape.details.empty()) {
+      std::string details = shape.details;
+      size_t newline = details.find('\n');
+      if (newline != std::string::npos)
+        details = details.substr(0, newline);
+      line += (shape.mismatches.empty() ? "" : "; ") + details;
+    }
+    return line;
+  }
+  return {};
+}
+
 std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
   const DeviceInfo &device = results.device;
   std::string text = "device: " + device.name + " (" + device.chip() + ", " +
@@ -794,9 +992,12 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
   std::string peaks;
   if (double bandwidth = device.memoryBandwidthGbs(); bandwidth > 0)
     peaks += "memory " + formatRate(bandwidth) + " GB/s";
-  if (double gflops = device.fp32Gflops(); gflops > 0)
-    peaks += (peaks.empty() ? "" : ", ") + std::string("fp32 ") +
-             formatRate(gflops) + " GFLOP/s";
+  for (ComputeUnit unit : {ComputeUnit::FP32, ComputeUnit::FP64,
+                           ComputeUnit::TensorF16, ComputeUnit::TensorInt8})
+    if (double gflops = device.peakGflops(unit); gflops > 0)
+      peaks += (peaks.empty() ? "" : ", ") + std::string(computeUnitName(unit)) +
+               " " + formatRate(gflops) +
+               (unit == ComputeUnit::TensorInt8 ? " GOP/s" : " GFLOP/s");
   if (!peaks.empty())
     text += "peaks: " + peaks + "\n";
   if (!results.sanitizerNote.empty())
@@ -810,6 +1011,8 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
             ", reference " + bundle.reference + "\n";
     if (!bundle.error.empty())
       text += "  error: " + bundle.error + "\n";
+    if (!bundle.timingNote.empty())
+      text += "  timing: " + bundle.timingNote + "\n";
     size_t width = 10;
     for (const CandidateResult &candidate : bundle.candidates)
       width = std::max(width, candidate.name.size());
@@ -819,60 +1022,9 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
       std::string verdict = verdictName(candidate.verdict);
       line += verdict;
       line.append(verdict.size() < 20 ? 20 - verdict.size() : 1, ' ');
-      if (candidate.verdict == Verdict::Pass) {
-        size_t ran = 0;
-        for (const ShapeResult &shape : candidate.shapes)
-          ran += shape.verdict == Verdict::Pass;
-        line += std::to_string(ran) + " checks passed";
-        if (candidate.timing) {
-          const CandidateTiming &timing = *candidate.timing;
-          line += "; speedup " + formatRatio(timing.speedup.speedup) + "x [" +
-                  formatRatio(timing.speedup.spreadLo) + ", " +
-                  formatRatio(timing.speedup.spreadHi) + "]";
-          if (timing.speedup.boundHi > 0)
-            line += " 95% CI [" + formatRatio(timing.speedup.boundLo) + ", " +
-                    formatRatio(timing.speedup.boundHi) + "]";
-          line += std::string(" ") + comparisonName(timing.speedup.comparison) +
-                  " (reference " +
-                  formatMs(timing.referenceMs.median) + " ms, candidate " +
-                  formatMs(timing.candidateMs.median) + " ms, " +
-                  std::to_string(timing.candidateMs.runs) + " runs)";
-          if (timing.speedup.suspicious)
-            line += " SUSPICIOUS: over 10x";
-          std::string throughput = describeThroughput(timing, device);
-          if (!throughput.empty())
-            line += "\n    throughput " + throughput;
-          std::string resources = candidate.resources
-                                      ? describeResources(*candidate.resources)
-                                      : std::string();
-          if (!resources.empty()) {
-            line += "\n    resources " + resources;
-            if (bundle.referenceResources) {
-              std::string reference =
-                  describeResources(*bundle.referenceResources);
-              if (!reference.empty())
-                line += "; reference " + reference;
-            }
-          }
-        }
-      } else {
-        for (const ShapeResult &shape : candidate.shapes) {
-          if (shape.verdict == Verdict::Pass ||
-              shape.verdict == Verdict::Skipped)
-            continue;
-          line += describeEntry(shape) + ": ";
-          if (!shape.mismatches.empty())
-            line += describeReport(shape.mismatches.front());
-          if (!shape.details.empty()) {
-            std::string details = shape.details;
-            size_t newline = details.find('\n');
-            if (newline != std::string::npos)
-              details = details.substr(0, newline);
-            line += (shape.mismatches.empty() ? "" : "; ") + details;
-          }
-          break;
-        }
-      }
+      line += candidate.verdict == Verdict::Pass
+                  ? describePassed(bundle, candidate, device)
+                  : describeFailed(candidate);
       text += line + "\n";
     }
   }

@@ -362,9 +362,9 @@ private:
 class BundleRun {
 public:
   BundleRun(const BundleInput &input, const RunnerOptions &options,
-            const std::string &sanitizer)
+            const std::string &sanitizer, const DeviceInfo &device)
       : input(input), bundle(input.bundle), options(options),
-        sanitizer(sanitizer), worker(options, input.path) {}
+        sanitizer(sanitizer), device(device), worker(options, input.path) {}
 
   BundleResult run() {
     auto started = std::chrono::steady_clock::now();
@@ -384,6 +384,8 @@ public:
         runSanitizer();
       if (result.error.empty() && options.timing)
         runTiming();
+      if (result.error.empty() && options.timing)
+        runConfirmations();
     }
     worker.stop();
     result.referenceResources = worker.referenceResources;
@@ -416,7 +418,7 @@ private:
                        const std::string &check) {
     ShapeResult entry;
     entry.shapeIndex = shape;
-    entry.shape = bundle.shapes[shape];
+    entry.shape = bundle.shapeAt(shape);
     entry.check = check;
     entry.offset = variant ? kNonZeroOffset : 0;
     if (auto plan = planShape(bundle, shape, variant))
@@ -473,6 +475,7 @@ private:
     switch (outcome.kind) {
     case WorkerOutcome::Kind::Result:
       outcome.shapeResult.offsets = entry.offsets;
+      outcome.shapeResult.check = entry.check;
       record(candidate, std::move(outcome.shapeResult));
       return true;
     case WorkerOutcome::Kind::ReferenceError:
@@ -514,26 +517,39 @@ private:
             result.candidates[c].shapes.push_back(std::move(entry));
             continue;
           }
-          OrderedJson command;
-          command["op"] = "check";
-          command["shape"] = s;
-          command["variant"] = v;
-          command["candidate"] = c;
-          if (!absorb(c, entry,
-                      worker.request(command, options.timeoutSeconds)))
+          if (!checkCandidate(c, std::move(entry), bundle.seed))
             return;
         }
   }
 
-  void runSanitizer() {
-    // Small shapes only: the tools slow kernels down by orders of
-    // magnitude.
-    unsigned variant = offsetVariantCount(bundle) - 1;
+  /// Runs the four-run check of `entry`'s shape and variant on candidate
+  /// `c` with the inputs of `seed`; false when the bundle failed.
+  bool checkCandidate(size_t c, ShapeResult entry, uint64_t seed) {
+    OrderedJson command;
+    command["op"] = "check";
+    command["shape"] = entry.shapeIndex;
+    command["variant"] = entry.offset ? 1 : 0;
+    command["candidate"] = c;
+    if (seed != bundle.seed)
+      command["seed"] = seed;
+    return absorb(c, entry, worker.request(command, options.timeoutSeconds));
+  }
+
+  /// At most two shapes whose largest buffer has at most
+  /// sanitizeMaxElements elements: the tools slow kernels down by orders of
+  /// magnitude.
+  std::vector<size_t> smallShapes(unsigned variant) const {
     std::vector<size_t> shapes;
     for (size_t s = 0; s < bundle.shapes.size() && shapes.size() < 2; ++s)
       if (auto plan = planShape(bundle, s, variant))
         if (plan->largestElementCount() <= options.sanitizeMaxElements)
           shapes.push_back(s);
+    return shapes;
+  }
+
+  void runSanitizer() {
+    unsigned variant = offsetVariantCount(bundle) - 1;
+    std::vector<size_t> shapes = smallShapes(variant);
     if (shapes.empty()) {
       sanitizerNotes.push_back("no shape with at most " +
                                std::to_string(options.sanitizeMaxElements) +
@@ -643,27 +659,163 @@ private:
     return outcome;
   }
 
+  /// Times every candidate that passed at the timing shape (the production
+  /// shape when it fits in a quarter of the device's memory) and, with a
+  /// production shape, at the largest correctness shape too.
   void runTiming() {
-    // Timing needs room: the larger of the entry timeout and a generous
-    // multiple of the bundle's time budget.
-    double limit =
-        std::max(options.timeoutSeconds,
-                 options.timeoutSeconds + 4 * bundle.timing.maxMs / 1000.0);
     size_t shape = timingShapeIndex(bundle);
+    bool production = bundle.timing.production.has_value();
+    if (production && !productionFits()) {
+      shape = largestCheckedShapeIndex(bundle);
+      production = false;
+    }
     for (size_t c = 0; c < bundle.candidates.size(); ++c) {
       if (failed[c])
         continue;
-      OrderedJson command;
-      command["op"] = "time";
-      command["candidate"] = c;
-      ShapeResult entry = entryFor(shape, 0, "after-timing");
-      WorkerOutcome outcome = worker.request(command, limit);
-      std::optional<CandidateTiming> timing = outcome.timing;
-      if (!absorb(c, entry, std::move(outcome)))
+      CandidateResult &candidate = result.candidates[c];
+      if (!timeCandidate(c, shape, bundle.seed, "after-timing",
+                         candidate.timing))
         return;
-      if (timing && !failed[c])
-        result.candidates[c].timing = timing;
+      if (production && !failed[c] &&
+          !timeCandidate(c, largestCheckedShapeIndex(bundle), bundle.seed,
+                         "after-timing", candidate.largestShapeTiming))
+        return;
     }
+  }
+
+  /// Both kernels' buffers at the production shape must fit in a quarter
+  /// of the device's memory; the note says when they do not.
+  bool productionFits() {
+    auto plan = planShape(bundle, bundle.shapes.size(), 0);
+    uint64_t bytes = 0;
+    if (plan)
+      for (const BufferLayout &layout : plan->buffers)
+        bytes += 2 * layout.allocationBytes;
+    if (plan && (device.memoryBytes == 0 || bytes <= device.memoryBytes / 4))
+      return true;
+    result.timingNote =
+        "the production shape needs " + std::to_string(bytes >> 20) +
+        " MiB, more than a quarter of the device's memory; speed decided at "
+        "the largest checked shape";
+    return false;
+  }
+
+  /// Times candidate `c` against the reference at `shape` with the inputs
+  /// of `seed` (then checks it after timing: entry `check`); the timing goes
+  /// to `into` when it passed. False when the bundle failed.
+  bool timeCandidate(size_t c, size_t shape, uint64_t seed,
+                     const std::string &check,
+                     std::optional<CandidateTiming> &into) {
+    // Timing needs room: the entry timeout, a generous multiple of the
+    // bundle's time budget, and time to make and check the inputs and
+    // outputs of a large shape on the CPU (a second per 50 MB allocated).
+    double limit =
+        options.timeoutSeconds + 4 * bundle.timing.maxMs / 1000.0;
+    if (auto plan = planShape(bundle, shape, 0))
+      for (const BufferLayout &layout : plan->buffers)
+        limit += layout.allocationBytes / 50e6;
+    OrderedJson command;
+    command["op"] = "time";
+    command["candidate"] = c;
+    command["shape"] = shape;
+    if (seed != bundle.seed)
+      command["seed"] = seed;
+    ShapeResult entry = entryFor(shape, 0, check);
+    WorkerOutcome outcome = worker.request(command, limit);
+    std::optional<CandidateTiming> timing = outcome.timing;
+    if (!absorb(c, entry, std::move(outcome)))
+      return false;
+    if (timing && !failed[c])
+      into = timing;
+    return true;
+  }
+
+  /// Why candidate `c` is confirmed, or nothing: --confirm, or a speedup
+  /// above the bundle's confirm_above.
+  std::optional<std::string> confirmationReason(size_t c) const {
+    if (options.confirm)
+      return std::string("--confirm");
+    const std::optional<CandidateTiming> &timing = result.candidates[c].timing;
+    if (!timing || !(timing->speedup.speedup > bundle.timing.confirmAbove))
+      return std::nullopt;
+    char text[96];
+    std::snprintf(text, sizeof(text), "%.1fx is above the bundle's %gx",
+                  timing->speedup.speedup, bundle.timing.confirmAbove);
+    return std::string(text);
+  }
+
+  void runConfirmations() {
+    for (size_t c = 0; c < bundle.candidates.size(); ++c) {
+      if (failed[c] || neverLaunch[c])
+        continue;
+      if (std::optional<std::string> reason = confirmationReason(c))
+        if (!confirm(c, *reason))
+          return;
+    }
+  }
+
+  /// The confirmation run of candidate `c`: every correctness shape again
+  /// with fresh inputs, a second timed input set (outputs poisoned before
+  /// every timed run and checked after them), memcheck and racecheck on the
+  /// small shapes. False when the bundle failed.
+  bool confirm(size_t c, const std::string &reason) {
+    Confirmation confirmation;
+    confirmation.reason = reason;
+    size_t first = result.candidates[c].shapes.size();
+    // Seeds of their own: inputs that no earlier run has seen.
+    uint64_t freshSeed = bundle.seed ^ 0x636f6e6669726d31ull;
+    unsigned variants = offsetVariantCount(bundle);
+    for (size_t s = 0; s < bundle.shapes.size() && !failed[c]; ++s)
+      for (unsigned v = 0; v < variants && !failed[c]; ++v)
+        if (!checkCandidate(c, entryFor(s, v, "confirm-execution"), freshSeed))
+          return false;
+    if (!failed[c] &&
+        !timeCandidate(c, timingShapeIndex(bundle), freshSeed + 1,
+                       "confirm-after-timing", confirmation.timing))
+      return false;
+    if (!failed[c])
+      confirmUnderSanitizer(c, confirmation);
+    std::vector<Verdict> verdicts;
+    const std::vector<ShapeResult> &shapes = result.candidates[c].shapes;
+    for (size_t i = first; i < shapes.size(); ++i) {
+      verdicts.push_back(shapes[i].verdict);
+      if (shapes[i].verdict != Verdict::Pass && confirmation.details.empty())
+        confirmation.details = shapes[i].check + ": " + shapes[i].details;
+    }
+    confirmation.verdict = candidateVerdict(verdicts);
+    result.candidates[c].confirmation = std::move(confirmation);
+    return true;
+  }
+
+  /// memcheck and racecheck of candidate `c` on the small shapes, when
+  /// compute-sanitizer is installed and clean on the reference.
+  void confirmUnderSanitizer(size_t c, Confirmation &confirmation) {
+    if (sanitizer.empty()) {
+      confirmation.details = "compute-sanitizer is not installed: memcheck "
+                             "and racecheck did not run";
+      return;
+    }
+    unsigned variant = offsetVariantCount(bundle) - 1;
+    std::vector<size_t> shapes = smallShapes(variant);
+    for (const char *check : {"memcheck", "racecheck"}) {
+      if (shapes.empty() || !sanitize(check, shapes.front(), variant, -1).clean)
+        continue;
+      confirmation.sanitizerRan = true;
+      for (size_t s : shapes) {
+        if (failed[c])
+          break;
+        ShapeResult entry = entryFor(s, variant, std::string("confirm-") + check);
+        SanitizerOutcome outcome = sanitize(check, s, variant,
+                                            static_cast<int>(c));
+        entry.verdict = outcome.verdict;
+        entry.details = outcome.details;
+        record(c, std::move(entry));
+      }
+    }
+    if (!confirmation.sanitizerRan)
+      confirmation.details = "memcheck and racecheck did not run (no small "
+                             "shape, or the reference is not clean under "
+                             "them)";
   }
 
 public:
@@ -673,7 +825,8 @@ private:
   const BundleInput &input;
   const VerificationBundle &bundle;
   const RunnerOptions &options;
-  std::string sanitizer;
+  const std::string &sanitizer;
+  const DeviceInfo &device;
   WorkerHandle worker;
   BundleResult result;
   std::vector<bool> failed;
@@ -688,10 +841,10 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
                                  const DeviceInfo &device) {
   VerificationResults results;
   results.device = device;
-  std::string sanitizer;
+  // Found whether or not --sanitize asks: confirmation runs use it too.
+  std::string sanitizer = findComputeSanitizer(options.sanitizerPath);
   std::vector<std::string> notes;
   if (options.sanitize) {
-    sanitizer = findComputeSanitizer(options.sanitizerPath);
     if (sanitizer.empty())
       notes.push_back("compute-sanitizer not found; its checks did not run");
     else
@@ -713,7 +866,7 @@ llmptx::runtime::runVerification(const std::vector<BundleInput> &bundles,
   }
   try {
     for (const BundleInput &input : bundles) {
-      BundleRun run(input, options, sanitizer);
+      BundleRun run(input, options, sanitizer, device);
       results.bundles.push_back(run.run());
       if (!ncu.empty())
         profileBundle(ncu, input, results.bundles.back(), options, ncuNotes);

@@ -73,7 +73,6 @@ llmptx::runtime::estimateSpeedup(const std::vector<double> &referenceMs,
       ratios.push_back(referenceMs[i] / candidateMs[i]);
   estimate.spreadLo = percentile(ratios, 0.1);
   estimate.spreadHi = percentile(ratios, 0.9);
-  estimate.suspicious = estimate.speedup > kSuspiciousSpeedup;
 
   // Paired bootstrap of the ratio of medians: pairs ran back to back, so
   // resampling whole pairs keeps the drift they share.

@@ -9,6 +9,8 @@
 
 #include "BundleFromFacts.h"
 
+#include "llmptx/Runtime/Plan.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -355,6 +357,62 @@ static void addKernels(const KernelDescription &kernel,
   }
 }
 
+/// `bundle` at `shape`: the compulsory traffic, the stated flops and the
+/// allocation of one kernel's buffers; nothing when it cannot be planned
+/// (a grid dimension over the device limits, say).
+struct ShapeCost {
+  uint64_t bytes = 0;
+  uint64_t flops = 0;
+  uint64_t allocation = 0;
+};
+static std::optional<ShapeCost> costAt(runtime::VerificationBundle probe,
+                                       const runtime::SizeBindings &shape) {
+  probe.timing.production = shape;
+  auto plan = runtime::planShape(probe, probe.shapes.size(), 0);
+  if (!plan)
+    return std::nullopt;
+  ShapeCost cost;
+  cost.bytes = plan->compulsoryBytes();
+  cost.flops = plan->flops.value_or(0);
+  for (const runtime::BufferLayout &layout : plan->buffers)
+    cost.allocation += layout.allocationBytes;
+  return cost;
+}
+
+std::optional<runtime::SizeBindings>
+llmptx::productionShape(const runtime::VerificationBundle &bundle,
+                        const KernelDescription &kernel) {
+  const HarnessFacts *harness = kernel.harness ? &*kernel.harness : nullptr;
+  if (harness && !harness->timing.empty()) {
+    runtime::SizeBindings shape;
+    for (auto [size, value] : llvm::zip(harness->sizes, harness->timing))
+      shape[size] = value;
+    return shape;
+  }
+  if (bundle.sizes.empty())
+    return std::nullopt;
+  // The largest correctness shape is where doubling starts; when it is
+  // already large enough, speed is decided there.
+  size_t largest = runtime::largestCheckedShapeIndex(bundle);
+  runtime::SizeBindings shape = bundle.shapes[largest];
+  for (unsigned doublings = 0; doublings < 48; ++doublings) {
+    std::optional<ShapeCost> cost = costAt(bundle, shape);
+    if (!cost || cost->allocation > kProductionAllocationBytes)
+      return std::nullopt;
+    if (cost->bytes >= kProductionBytes || cost->flops >= kProductionFlops)
+      return doublings ? std::optional(shape) : std::nullopt;
+    runtime::SizeBindings next = shape;
+    for (auto &[size, value] : next)
+      value *= 2;
+    std::optional<ShapeCost> nextCost = costAt(bundle, next);
+    // Stop at the last shape that can run within the allocation budget.
+    if (!nextCost || nextCost->allocation > kProductionAllocationBytes)
+      return doublings ? std::optional(shape) : std::nullopt;
+    shape = std::move(next);
+  }
+  return shape;
+}
+
 llvm::Expected<runtime::VerificationBundle>
 llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
                     llvm::StringRef referencePtx,
@@ -398,6 +456,7 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
   if (kernel.hostLaunch)
     bundle.launch.dynamicSharedBytes =
         number(kernel.hostLaunch->dynamicSharedBytes);
+  bundle.timing.production = productionShape(bundle, kernel);
   addKernels(kernel, referencePtx, candidates, bundle);
   if (std::optional<std::string> invalid = runtime::validateBundle(bundle))
     return missingFact("the module's facts do not make a valid bundle: " +

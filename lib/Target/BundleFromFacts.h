@@ -46,6 +46,23 @@ std::vector<std::string> splitHarnessDims(llvm::StringRef text);
 std::vector<runtime::SizeBindings>
 bundleShapes(const KernelDescription &kernel);
 
+/// What speed is decided at: a shape whose reference moves at least this
+/// much (compulsory traffic) or does this many of its stated flops.
+inline constexpr uint64_t kProductionBytes = 256ull << 20;
+inline constexpr uint64_t kProductionFlops = 64'000'000'000ull;
+/// ... within this much allocated for one kernel's buffers (the runner also
+/// keeps both kernels' within a quarter of its device's memory).
+inline constexpr uint64_t kProductionAllocationBytes = 4ull << 30;
+
+/// The production shape of `bundle` (its buffers, params and launch set):
+/// the harness's `timing`, else the largest correctness shape with every
+/// size doubled until the reference's traffic or flops reach the targets
+/// above within the allocation budget. Nothing when the largest shape
+/// already reaches them (speed is decided there) or there are no sizes.
+std::optional<runtime::SizeBindings>
+productionShape(const runtime::VerificationBundle &bundle,
+                const KernelDescription &kernel);
+
 /// The launch the reference runs under in verification: block from
 /// known_block_size, the harness or the host's constant launch; grid from
 /// the harness, known_grid_size or that launch. The error names the missing

@@ -258,6 +258,8 @@ askModel(const KernelDescription &kernel, const llm::Prompt &prompt,
   attempt.sample = sample;
   attempt.round = round;
   attempt.promptHash = prompt.hash();
+  for (const llm::ChatMessage &message : prompt.messages)
+    attempt.promptBytes += message.content.size();
   attempt.model = !completion.model.empty() ? completion.model
                   : !settings.model.empty() ? settings.model
                                             : provider.kind().str();

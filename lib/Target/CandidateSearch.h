@@ -77,6 +77,8 @@ struct Attempt {
   std::vector<std::string> warnings;
   std::string model;
   std::string promptHash;
+  /// Bytes of the messages sent (their contents, every turn).
+  size_t promptBytes = 0;
   unsigned promptTokens = 0, completionTokens = 0;
   double latencyMs = 0;
   bool cacheHit = false;
@@ -101,8 +103,13 @@ struct Candidate {
   std::optional<runtime::Verdict> verdict;
   /// Where and how it first failed (empty when it passed).
   std::string verdictDetails;
-  /// Its time against the reference's at the timing shape, when timed.
+  /// Its time against the reference's at the timing shape (the production
+  /// shape when the bundle has one), when timed.
   std::optional<runtime::CandidateTiming> timing;
+  /// With a production shape, its time at the largest correctness shape.
+  std::optional<runtime::CandidateTiming> largestShapeTiming;
+  /// What its confirmation run found, when it had one.
+  std::optional<runtime::Confirmation> confirmation;
   /// What the runner measured of it, one fact per line (time, rates
   /// against the device's peaks, registers, local and shared memory,
   /// occupancy), for the next optimization round.
@@ -123,6 +130,12 @@ struct Candidate {
   /// Its speed against the reference, when timed.
   const runtime::SpeedupEstimate *speed() const {
     return timing ? &timing->speedup : nullptr;
+  }
+  /// Whether its speedup is above `confirmAbove` and no confirmation run
+  /// passed: such a candidate is not selected under select=auto.
+  bool awaitsConfirmation(double confirmAbove) const {
+    return speed() && speed()->speedup > confirmAbove &&
+           !(confirmation && confirmation->passed());
   }
 };
 

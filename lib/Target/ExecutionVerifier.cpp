@@ -26,7 +26,8 @@ ExecutionVerifier::ExecutionVerifier(
     const TargetSettings &settings, llvm::StringRef moduleName,
     llvm::StringRef referencePtx,
     std::function<void(const llvm::Twine &)> remark)
-    : chip(settings.chip), runner(settings.runner),
+    : chip(settings.chip), confirmAbove(settings.confirmAbove),
+      runner(settings.runner),
       emitBundles(settings.emitBundles), moduleName(moduleName.str()),
       referencePtx(referencePtx.str()),
       wantExecution(settings.verification == llmgen::VerifyLevel::Exec),
@@ -77,6 +78,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   for (auto &[kernel, candidates] : batch) {
     llvm::Expected<runtime::VerificationBundle> bundle =
         buildBundle(*kernel->description, chip, referencePtx, candidates);
+    if (bundle)
+      bundle->timing.confirmAbove = confirmAbove;
     if (!bundle) {
       kernel->execNote = "cannot verify @" + kernel->description->name +
                          " by execution: " + llvm::toString(bundle.takeError());

@@ -52,6 +52,7 @@ private:
               llvm::StringRef suffix);
 
   std::string chip;
+  double confirmAbove;
   std::string runner;
   std::string emitBundles;
   std::string moduleName;

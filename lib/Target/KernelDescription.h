@@ -61,6 +61,9 @@ struct HarnessFacts {
   /// Floating-point operations of one launch, an expression of the sizes
   /// ("" when not given); a measure for throughput, never a fact.
   std::string flops;
+  /// The sizes speed is decided at, in the order of `sizes` (empty: scaled
+  /// from the largest shape).
+  std::vector<int64_t> timing;
 };
 
 /// A host launch whose operands are all constants.

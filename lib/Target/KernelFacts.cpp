@@ -159,6 +159,9 @@ static HarnessFacts readHarness(llmgen::HarnessAttr harness) {
       facts.outputs.push_back(output);
   if (StringAttr flops = harness.getFlops())
     facts.flops = flops.getValue().str();
+  if (ArrayAttr timing = harness.getTiming())
+    for (Attribute value : timing)
+      facts.timing.push_back(cast<IntegerAttr>(value).getInt());
   if (DictionaryAttr tolerance = harness.getTolerance()) {
     if (auto ulp = tolerance.getAs<IntegerAttr>("ulp"))
       facts.ulp = ulp.getInt();

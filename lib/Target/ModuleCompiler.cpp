@@ -16,6 +16,7 @@
 #include "Selection.h"
 
 #include "llmptx/LLM/Secrets.h"
+#include "llmptx/PTX/EntryModule.h"
 #include "llmptx/PTX/Parser.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -167,7 +168,14 @@ void ModuleCompiler::prepareChecks() {
     spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
     spec.launchChoice = describeLaunchChoice(kernel);
     if (checks.optimize) {
-      spec.referencePtx = reference->ptx;
+      // The kernel's own entry, callees and variables: the other kernels of
+      // the module would only lengthen the prompt. The whole module is
+      // still correct when the cut fails.
+      llvm::Expected<std::string> own =
+          ptx::extractEntryModule(reference->ptx, kernel.name);
+      spec.referencePtx = own ? std::move(*own) : reference->ptx;
+      if (!own)
+        llvm::consumeError(own.takeError());
       spec.referenceResources = resourcesText(referenceResources, kernel.name);
     }
     item.samples.resize(settings.samples);
@@ -206,6 +214,7 @@ void ModuleCompiler::optimize(bool executed) {
   context.rounds = settings.rounds;
   context.samples = settings.samples;
   context.jobs = settings.jobs;
+  context.confirmAbove = settings.confirmAbove;
   context.search = &checks;
   context.provider = provider.get();
   context.verifier = verifier.get();
@@ -216,8 +225,10 @@ void ModuleCompiler::optimize(bool executed) {
 }
 
 void ModuleCompiler::select() {
+  SelectionPolicy policy{settings.select, settings.verification,
+                         static_cast<double>(settings.confirmAbove)};
   for (KernelWork &item : work)
-    item.choice = chooseObject(item, settings.select, settings.verification);
+    item.choice = chooseObject(item, policy);
 }
 
 //===----------------------------------------------------------------------===//

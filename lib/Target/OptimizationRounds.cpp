@@ -39,7 +39,8 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
   const std::string &name = work.description->name;
   std::string ptxas;
   if (!incumbent) {
-    described.ptx = context.referencePtx;
+    // The reference as the first prompt showed it: this kernel's entry only.
+    described.ptx = work.spec.referencePtx;
     described.measurements = work.referenceMeasurements;
     ptxas = resourcesText(context.referenceResources, name);
   } else {
@@ -47,8 +48,20 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
     described.ptx = incumbent->ptx;
     if (incumbent->launch)
       described.launch = launchBlockText(*incumbent->launch);
-    described.measurements =
-        "speed: " + describeSpeed(*incumbent) + "\n" + incumbent->measurements;
+    described.measurements = "speed: " + describeSpeed(*incumbent) + "\n";
+    if (const std::optional<runtime::CandidateTiming> &largest =
+            incumbent->largestShapeTiming) {
+      std::string shape;
+      for (const auto &[size, value] : largest->shape)
+        shape += (shape.empty() ? "" : ", ") + size + "=" +
+                 std::to_string(value);
+      described.measurements +=
+          llvm::formatv("speed at the largest checked shape ({0}): {1:f2}x "
+                        "the reference\n",
+                        shape, largest->speedup.speedup)
+              .str();
+    }
+    described.measurements += incumbent->measurements;
     ptxas = resourcesText(incumbent->resources, name);
     if (!work.referenceMeasurements.empty())
       described.measurements +=
@@ -63,7 +76,8 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
 /// candidate that can lead, else the reference. Rounds need the kernel
 /// verified and timed; the others say so.
 static std::vector<KernelWork *> startRounds(std::vector<KernelWork> &work,
-                                             bool executed) {
+                                             bool executed,
+                                             double confirmAbove) {
   std::vector<KernelWork *> active;
   for (KernelWork &item : work) {
     if (!executed || item.referenceMeasurements.empty()) {
@@ -76,7 +90,7 @@ static std::vector<KernelWork *> startRounds(std::vector<KernelWork> &work,
     std::vector<Candidate *> ranked = item.candidates;
     rankCandidates(ranked);
     for (Candidate *candidate : ranked)
-      if (canLead(*candidate)) {
+      if (canLead(*candidate, confirmAbove)) {
         item.incumbent = candidate;
         break;
       }
@@ -146,7 +160,7 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
                        unsigned round, const RoundsContext &context) {
   RoundRecord &record = item.rounds.back();
   const Candidate *incumbent = item.incumbent;
-  if (incumbent && !canLead(*incumbent)) {
+  if (incumbent && !canLead(*incumbent, context.confirmAbove)) {
     // Re-verified beside the round's candidates, it no longer leads.
     std::string why = incumbent->verdictDetails;
     if (why.empty())
@@ -163,7 +177,7 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
   rankCandidates(made);
   const Candidate *best = nullptr;
   for (const Candidate *candidate : made)
-    if (canLead(*candidate)) {
+    if (canLead(*candidate, context.confirmAbove)) {
       best = candidate;
       break;
     }
@@ -203,7 +217,8 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
 void llmptx::runOptimizationRounds(std::vector<KernelWork> &work,
                                    const RoundsContext &context,
                                    bool executed) {
-  std::vector<KernelWork *> active = startRounds(work, executed);
+  std::vector<KernelWork *> active =
+      startRounds(work, executed, context.confirmAbove);
   for (unsigned round = 1; round <= context.rounds && !active.empty();
        ++round) {
     std::vector<std::vector<SampleOutcome>> outcomes =

@@ -28,6 +28,8 @@ struct RoundsContext {
   unsigned rounds = 0;
   unsigned samples = 1;
   unsigned jobs = 0;
+  /// A speedup above this leads only once confirmed.
+  double confirmAbove = 10;
   const SearchSettings *search = nullptr;
   llm::Provider *provider = nullptr;
   ExecutionVerifier *verifier = nullptr;

@@ -104,6 +104,7 @@ static llvm::json::Object attemptRecord(const Attempt &attempt) {
                             {"fixes", stringArray(attempt.fixes)},
                             {"model", attempt.model},
                             {"prompt_hash", attempt.promptHash},
+                            {"prompt_bytes", attempt.promptBytes},
                             {"prompt_tokens", attempt.promptTokens},
                             {"completion_tokens", attempt.completionTokens},
                             {"latency_ms", attempt.latencyMs},
@@ -115,9 +116,17 @@ static llvm::json::Object attemptRecord(const Attempt &attempt) {
   return record;
 }
 
+static llvm::json::Object shapeRecord(const runtime::SizeBindings &shape) {
+  llvm::json::Object record;
+  for (const auto &[name, value] : shape)
+    record[name] = value;
+  return record;
+}
+
 static llvm::json::Object timingRecord(const runtime::CandidateTiming &timing) {
   const runtime::SpeedupEstimate &speed = timing.speedup;
   return llvm::json::Object{
+      {"shape", shapeRecord(timing.shape)},
       {"speedup", speed.speedup},
       {"pair_ratio_p10", speed.spreadLo},
       {"pair_ratio_p90", speed.spreadHi},
@@ -127,8 +136,20 @@ static llvm::json::Object timingRecord(const runtime::CandidateTiming &timing) {
                         : llvm::json::Value(nullptr)},
       {"reference_ms", timing.referenceMs.median},
       {"candidate_ms", timing.candidateMs.median},
-      {"comparison", runtime::comparisonName(speed.comparison)},
-      {"suspicious", speed.suspicious}};
+      {"comparison", runtime::comparisonName(speed.comparison)}};
+}
+
+static llvm::json::Object
+confirmationRecord(const runtime::Confirmation &confirmation) {
+  llvm::json::Object record{
+      {"reason", confirmation.reason},
+      {"verdict", runtime::verdictName(confirmation.verdict)},
+      {"sanitizer_ran", confirmation.sanitizerRan}};
+  if (!confirmation.details.empty())
+    record["details"] = confirmation.details;
+  if (confirmation.timing)
+    record["second_input_set"] = timingRecord(*confirmation.timing);
+  return record;
 }
 
 static llvm::json::Object candidateRecord(const Candidate &candidate) {
@@ -154,6 +175,11 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
     record["exec_details"] = candidate.verdictDetails;
   if (candidate.timing)
     record["timing"] = timingRecord(*candidate.timing);
+  if (candidate.largestShapeTiming)
+    record["largest_checked_shape_timing"] =
+        timingRecord(*candidate.largestShapeTiming);
+  if (candidate.confirmation)
+    record["confirmation"] = confirmationRecord(*candidate.confirmation);
   if (!candidate.measurements.empty())
     record["measurements"] = candidate.measurements;
   return record;

@@ -121,18 +121,35 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
       os << llvm::formatv("memory: {0:f0} GB/s of the {1} bytes it must move",
                           *gbs, *timing->bytes);
       if (double peak = device.memoryBandwidthGbs(); peak > 0)
-        os << llvm::formatv(", {0:f0}% of the device's {1:f0} GB/s",
-                            100 * *gbs / peak, peak);
+        os << (*gbs > peak
+                   ? llvm::formatv(", above the device's {0:f0} GB/s (caches "
+                                   "served part of it)",
+                                   peak)
+                         .str()
+                   : llvm::formatv(", {0:f0}% of the device's {1:f0} GB/s",
+                                   100 * *gbs / peak, peak)
+                         .str());
       os << "\n";
     }
     std::optional<double> gflops =
         reference ? timing->referenceGflops : timing->candidateGflops;
     if (gflops) {
+      // The peak of the units its SASS shows it runs on, and never a share
+      // above all of it.
+      runtime::ComputeUnit unit = runtime::computeUnitOf(
+          resources ? resources->sass : std::nullopt);
       os << llvm::formatv("compute: {0:f0} GFLOP/s", *gflops);
-      if (double peak = device.fp32Gflops(); peak > 0)
-        os << llvm::formatv(", {0:f0}% of the device's f32 peak of {1:f0} "
-                            "GFLOP/s",
-                            100 * *gflops / peak, peak);
+      if (double peak = device.peakGflops(unit); peak > 0)
+        os << (*gflops > peak
+                   ? llvm::formatv(", above the device's {0} peak of {1:f0} "
+                                   "GFLOP/s",
+                                   runtime::computeUnitName(unit), peak)
+                         .str()
+                   : llvm::formatv(", {0:f0}% of the device's {1} peak of "
+                                   "{2:f0} GFLOP/s",
+                                   100 * *gflops / peak,
+                                   runtime::computeUnitName(unit), peak)
+                         .str());
       os << "\n";
     }
   }
@@ -201,6 +218,10 @@ static void applyResult(const runtime::CandidateResult &result,
     }
   if (result.timing)
     candidate.timing = result.timing;
+  if (result.largestShapeTiming)
+    candidate.largestShapeTiming = result.largestShapeTiming;
+  if (result.confirmation)
+    candidate.confirmation = result.confirmation;
   candidate.measurements = describeMeasurements(
       result.timing ? &*result.timing : nullptr, /*reference=*/false,
       result.resources, device);

@@ -36,10 +36,11 @@ bool llmptx::isUsable(const Candidate &candidate) {
          (!candidate.launch || candidate.passedExecution());
 }
 
-bool llmptx::canLead(const Candidate &candidate) {
+bool llmptx::canLead(const Candidate &candidate, double confirmAbove) {
   const runtime::SpeedupEstimate *speed = candidate.speed();
   return candidate.passedExecution() && speed && speed->hasBound() &&
-         !speed->suspicious && speed->comparison != Comparison::Slower;
+         speed->comparison != Comparison::Slower &&
+         !candidate.awaitsConfirmation(confirmAbove);
 }
 
 std::string llmptx::describeSpeed(const Candidate &candidate) {
@@ -168,36 +169,60 @@ static KernelChoice chooseLLM(const KernelWork &work, const Candidate *best) {
   return choice;
 }
 
-/// select=auto: the first ranked candidate verified by execution and not
-/// slower (nor suspicious); otherwise the reference, saying why.
+/// "; confirmed (29.5x is above the bundle's 10x): fresh inputs on every
+/// shape, ..." for a candidate whose confirmation run passed.
+static std::string confirmationNote(const Candidate &candidate) {
+  if (!candidate.confirmation || !candidate.confirmation->passed())
+    return {};
+  const runtime::Confirmation &confirmation = *candidate.confirmation;
+  return "; confirmed (" + confirmation.reason +
+         "): fresh inputs on every shape, a second timed input set with the "
+         "outputs checked after the timed runs" +
+         (confirmation.sanitizerRan ? ", memcheck and racecheck"
+                                    : " (" + confirmation.details + ")");
+}
+
+/// Why select=auto passes over a candidate that passed execution, or ""
+/// when it may be selected.
+static std::string passedOver(const Candidate &candidate,
+                              const SelectionPolicy &policy) {
+  if (candidate.awaitsConfirmation(policy.confirmAbove))
+    return llvm::formatv("candidate {0} passed at {1}, above confirm-above="
+                         "{2}, and was not confirmed: {3}",
+                         candidate.name(), describeSpeed(candidate),
+                         llvm::formatv("{0:f0}", policy.confirmAbove).str(),
+                         candidate.confirmation
+                             ? candidate.confirmation->details
+                             : std::string("no confirmation run"))
+        .str();
+  if (candidate.speed() &&
+      candidate.speed()->comparison == Comparison::Slower)
+    return llvm::formatv("candidate {0} passed but is slower: {1}",
+                         candidate.name(), describeSpeed(candidate))
+        .str();
+  return {};
+}
+
+/// select=auto: the first ranked candidate verified by execution, not
+/// slower, and confirmed when its speedup calls for it; otherwise the
+/// reference, saying why.
 static KernelChoice chooseAuto(const KernelWork &work, const Candidate *best,
-                               llmgen::VerifyLevel verification) {
+                               const SelectionPolicy &policy) {
   KernelChoice choice;
   choice.verification = highestLevel(work.candidates);
   for (const Candidate *candidate : work.candidates) {
     if (!candidate->passedExecution())
       continue;
-    if (candidate->speed() && candidate->speed()->suspicious) {
-      choice.reason = llvm::formatv("candidate {0} passed but its speedup is "
-                                    "suspicious ({1}); treated as a bug",
-                                    candidate->name(), describeSpeed(*candidate))
-                          .str();
-      continue;
-    }
-    if (candidate->speed() &&
-        candidate->speed()->comparison == Comparison::Slower) {
+    if (std::string why = passedOver(*candidate, policy); !why.empty()) {
       if (choice.reason.empty())
-        choice.reason = llvm::formatv("candidate {0} passed but is slower: {1}",
-                                      candidate->name(),
-                                      describeSpeed(*candidate))
-                            .str();
+        choice.reason = why;
       continue;
     }
     choice.selected = candidate;
     choice.reason = llvm::formatv("candidate {0} verified by execution, {1}",
                                   candidate->name(), describeSpeed(*candidate))
                         .str() +
-                    launchNote(*candidate);
+                    confirmationNote(*candidate) + launchNote(*candidate);
     return choice;
   }
   choice.alternate = best;
@@ -210,7 +235,8 @@ static KernelChoice chooseAuto(const KernelWork &work, const Candidate *best,
         "for candidate " +
         best->name() + ": " +
         (work.execNote.empty()
-             ? "verify=" + llmgen::stringifyVerifyLevel(verification).str()
+             ? "verify=" +
+                   llmgen::stringifyVerifyLevel(policy.verification).str()
              : work.execNote);
   else
     choice.reason = explainMissing(work);
@@ -218,8 +244,7 @@ static KernelChoice chooseAuto(const KernelWork &work, const Candidate *best,
 }
 
 KernelChoice llmptx::chooseObject(KernelWork &work,
-                                  llmgen::SelectPolicy policy,
-                                  llmgen::VerifyLevel verification) {
+                                  const SelectionPolicy &policy) {
   rankCandidates(work.candidates);
   // After optimization rounds the incumbent comes first: a later candidate
   // whose median is higher but within the noise does not displace it.
@@ -237,7 +262,7 @@ KernelChoice llmptx::chooseObject(KernelWork &work,
       break;
     }
 
-  switch (policy) {
+  switch (policy.select) {
   case llmgen::SelectPolicy::NVPTX: {
     KernelChoice choice;
     choice.verification = highestLevel(work.candidates);
@@ -250,5 +275,5 @@ KernelChoice llmptx::chooseObject(KernelWork &work,
   case llmgen::SelectPolicy::Auto:
     break;
   }
-  return chooseAuto(work, best, verification);
+  return chooseAuto(work, best, policy);
 }

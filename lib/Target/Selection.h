@@ -28,9 +28,9 @@ void rankCandidates(std::vector<Candidate *> &candidates);
 bool isUsable(const Candidate &candidate);
 
 /// Whether a candidate may become the incumbent of optimization rounds:
-/// verified, timed with an interval, not suspicious and not slower than the
-/// reference.
-bool canLead(const Candidate &candidate);
+/// verified, timed with an interval, not slower than the reference, and
+/// confirmed when its speedup is above `confirmAbove`.
+bool canLead(const Candidate &candidate, double confirmAbove);
 
 /// "1.52x the reference (95% CI 1.49..1.55, faster)", or "not timed".
 std::string describeSpeed(const Candidate &candidate);
@@ -46,11 +46,20 @@ describeStatuses(const std::vector<const SampleOutcome *> &samples);
 /// `text` on one line: remarks and properties stay on a line each.
 std::string oneLine(llvm::StringRef text);
 
+/// What the user asked the selection for.
+struct SelectionPolicy {
+  llmgen::SelectPolicy select = llmgen::SelectPolicy::Auto;
+  /// The level asked for, which the reason names when execution did not
+  /// run.
+  llmgen::VerifyLevel verification = llmgen::VerifyLevel::Compile;
+  /// Speedups above this are selected under select=auto only once a
+  /// confirmation run passed.
+  double confirmAbove = 10;
+};
+
 /// Applies `policy` to the kernel's candidates (ranked in place; after
-/// optimization rounds the incumbent first). `verification` is the level
-/// the user asked for, which the reason names when execution did not run.
-KernelChoice chooseObject(KernelWork &work, llmgen::SelectPolicy policy,
-                          llmgen::VerifyLevel verification);
+/// optimization rounds the incumbent first).
+KernelChoice chooseObject(KernelWork &work, const SelectionPolicy &policy);
 
 } // namespace llmptx
 

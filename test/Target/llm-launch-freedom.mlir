@@ -27,8 +27,8 @@
 // RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off verify=exec select=llm samples=3 repairs=1" \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEXEC
 
-// REMARK-DAG: remark: llmgen: @scale: selected the LLM kernel: candidate s0r0 verified by execution, 1.55x the reference (95% CI 1.55..1.55, faster); under its own launch grid (ceildiv(N, 1024), 1, 1), block (256, 1, 1)
-// REMARK-DAG: remark: llmgen: @scale_block: selected the LLM kernel: candidate s1r1 verified by execution
+// REMARK-DAG: remark: llmgen: @scale: selected the LLM kernel: candidate s0r0 verified by execution, 1.54x the reference (95% CI 1.54..1.54, faster); under its own launch grid (ceildiv(N, 1024), 1, 1), block (256, 1, 1)
+// REMARK-DAG: remark: llmgen: @scale_block: selected the LLM kernel: candidate s2r1 verified by execution
 // REMARK-DAG: remark: llmgen: @scale_elsewhere: selected the LLM kernel: candidate s1r1 verified by execution
 
 // Only @scale's prompts offer the choice.
@@ -51,7 +51,7 @@
 // REPORT:      "launch_freedom": "fixed: the module has no gpu.launch_func of @scale_elsewhere (its launches are elsewhere)"
 
 // Both objects record the launch they need.
-// OBJECTS: kernels[0] slot=selected source=llm {{.*}}@scale=llm(s0r0)[block 256, 1, 1 grid ceildiv(N, 1024), 1, 1], @scale_block=llm(s1r1), @scale_elsewhere=llm(s1r1)
+// OBJECTS: kernels[0] slot=selected source=llm {{.*}}@scale=llm(s0r0)[block 256, 1, 1 grid ceildiv(N, 1024), 1, 1], @scale_block=llm(s2r1), @scale_elsewhere=llm(s1r1)
 // OBJECTS: kernels[1] slot=alternate source=nvptx {{.*}}@scale=nvptx[block 256, 1, 1 grid ceildiv(N, 256), 1, 1], @scale_block=nvptx, @scale_elsewhere=nvptx
 
 // Both launches of @scale now compute ceildiv(N, 1024) from the N each one

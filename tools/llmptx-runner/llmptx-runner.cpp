@@ -49,6 +49,10 @@ static const char *kUsage =
     "                     shape under Nsight Compute and keep its counters\n"
     "  --ncu-path PATH    the ncu to use (default: CUDA_HOME, CUDA_PATH,\n"
     "                     PATH, /usr/local/cuda)\n"
+    "  --confirm          confirm every candidate that passed (fresh inputs on\n"
+    "                     every shape, a second timed input set, memcheck and\n"
+    "                     racecheck), not only those above the bundle's\n"
+    "                     confirm_above\n"
     "  --sanitize         also run compute-sanitizer (memcheck, racecheck,\n"
     "                     initcheck) on small shapes when it is installed\n"
     "  --sanitizer PATH   the compute-sanitizer to use\n"
@@ -129,8 +133,17 @@ static void printPlan(const BundleInput &input) {
     if (plan->flops)
       work += ", " + std::to_string(*plan->flops) + " flops";
   }
-  std::printf("  timing: shape %zu, at least %u runs, budget %g ms%s\n", timing,
-              bundle.timing.minRuns, bundle.timing.maxMs, work.c_str());
+  std::string where =
+      bundle.timing.production
+          ? "the production shape " +
+                formatShape(bundle, *bundle.timing.production) +
+                " (and the largest checked, shape " +
+                std::to_string(largestCheckedShapeIndex(bundle)) + ")"
+          : "shape " + std::to_string(timing);
+  std::printf("  timing: %s, at least %u runs, budget %g ms%s; confirmed "
+              "above %gx\n",
+              where.c_str(), bundle.timing.minRuns, bundle.timing.maxMs,
+              work.c_str(), bundle.timing.confirmAbove);
 }
 
 namespace {
@@ -252,6 +265,8 @@ bool readSwitch(const std::string &arg, CommandLine &command) {
     options.ncu = true;
   else if (arg == "--sanitize")
     options.sanitize = true;
+  else if (arg == "--confirm")
+    options.confirm = true;
   else if (arg == "--keep-going")
     options.keepGoing = true;
   else
@@ -343,8 +358,11 @@ void printDevice(int ordinal, const DeviceInfo &device) {
     std::printf("memory bandwidth: %.0f GB/s (%g MHz, %d-bit bus)\n",
                 device.memoryBandwidthGbs(), device.memoryClockKhz / 1000.0,
                 device.memoryBusBits);
-  if (device.fp32Gflops() > 0)
-    std::printf("fp32: %.0f GFLOP/s\n", device.fp32Gflops());
+  for (ComputeUnit unit : {ComputeUnit::FP32, ComputeUnit::FP64,
+                           ComputeUnit::TensorF16, ComputeUnit::TensorInt8})
+    if (double peak = device.peakGflops(unit); peak > 0)
+      std::printf("%s: %.0f %s\n", computeUnitName(unit), peak,
+                  unit == ComputeUnit::TensorInt8 ? "GOP/s" : "GFLOP/s");
   if (device.maxThreadsPerSm > 0)
     std::printf("threads per SM: %d\n", device.maxThreadsPerSm);
 }

@@ -49,7 +49,8 @@ struct ResourceReport {
 llvm::json::Value toJson(const ResourceReport &report);
 
 enum class CompileBackend {
-  Auto,      ///< nvJitLink when the library loads, else ptxas
+  Auto,      ///< nvJitLink when the library loads, else ptxas; ptxas
+             ///< first for an architecture-specific chip (sm_90a)
   NvJitLink, ///< nvJitLink only
   Ptxas,     ///< ptxas only
 };

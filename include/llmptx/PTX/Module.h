@@ -79,6 +79,9 @@ struct VariableDecl {
   bool hasInitializer = false;
   SourceLocation loc;
   unsigned scope = 0;
+  /// At module scope, the declaration as written, from its linkage to its
+  /// ';' (empty inside functions).
+  llvm::StringRef text;
 };
 
 /// One `.param` of a `.entry`/`.func` signature.
@@ -148,6 +151,9 @@ struct Function {
   std::vector<unsigned> scopeParents{0};
   /// Line of the opening brace of each scope (for unbalanced-brace notes).
   std::vector<SourceLocation> scopeBegins{SourceLocation{}};
+  /// The definition or declaration as written, from its linkage to its
+  /// closing '}' or ';'.
+  llvm::StringRef text;
 
   const Param *findParam(llvm::StringRef paramName) const;
   /// True when scope `inner` is `outer` or nested inside it.

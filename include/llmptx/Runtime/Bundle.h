@@ -124,14 +124,28 @@ struct KernelObject {
   std::optional<LaunchSpec> launch;
 };
 
+/// Speedups above this are confirmed before they count (see
+/// docs/verification.md, "Confirmation").
+inline constexpr double kDefaultConfirmAbove = 10.0;
+
 struct TimingSpec {
-  /// Index into shapes; negative counts from the end (-1 = last).
+  /// The largest shape of the correctness checks: an index into shapes;
+  /// negative counts from the end (-1 = last).
   int64_t shape = -1;
   unsigned minRuns = 30;
   double maxMs = 2000;
   /// Floating-point operations of one run, an expression of the sizes
   /// ("2 * M * N * K"); empty when unknown. The results then give GFLOP/s.
   std::string flops;
+  /// The production shape speed is decided at: sizes of their own, timed
+  /// (and checked after timing) but not among the four-run checks. Where a
+  /// shape index is taken, shapes.size() names it. Absent: speed is
+  /// decided at `shape`.
+  std::optional<SizeBindings> production;
+  /// A candidate faster than this many times the reference is confirmed
+  /// (fresh inputs on every shape, a second timed input set, sanitizers)
+  /// before its results count; 0 confirms every candidate.
+  double confirmAbove = kDefaultConfirmAbove;
 };
 
 struct VerificationBundle {
@@ -151,6 +165,10 @@ struct VerificationBundle {
 
   /// The buffer named `name`, or -1.
   int findBuffer(std::string_view name) const;
+  /// The correctness shapes, plus the production shape when there is one.
+  size_t shapeCount() const;
+  /// shapes[index], or the production shape at index shapes.size().
+  const SizeBindings &shapeAt(size_t index) const;
   /// The effective alignment of buffer `index` in bytes.
   uint64_t bufferAlignment(size_t index) const;
 };

@@ -72,6 +72,11 @@ std::vector<uint8_t> gatherElements(const BufferLayout &layout,
 /// in bundle order.
 ValueOrError<std::vector<std::vector<uint8_t>>>
 generateInputs(const VerificationBundle &bundle, const ShapePlan &plan);
+/// The same with the random streams of `seed` instead of the bundle's (a
+/// confirmation run's fresh inputs).
+ValueOrError<std::vector<std::vector<uint8_t>>>
+generateInputs(const VerificationBundle &bundle, const ShapePlan &plan,
+               uint64_t seed);
 
 /// The allocation images uploaded before run `run` (0 or 1, selecting the
 /// poison of outputs).

@@ -119,7 +119,7 @@ struct ShapePlan {
 /// 2 when some buffer has an "any" offset (offset 0 and non-zero), else 1.
 unsigned offsetVariantCount(const VerificationBundle &bundle);
 
-/// Evaluates the bundle for shapes[shapeIndex]. Errors name the JSON path of
+/// Evaluates the bundle for shapeAt(shapeIndex). Errors name the JSON path of
 /// the expression and the shape. `guardBytes` 0 gives tight allocations
 /// (used under compute-sanitizer, whose memcheck sees only accesses outside
 /// an allocation).
@@ -127,8 +127,13 @@ ValueOrError<ShapePlan> planShape(const VerificationBundle &bundle,
                                   size_t shapeIndex, unsigned offsetVariant,
                                   uint64_t guardBytes = kGuardBytes);
 
-/// The shape index timing runs at: timing.shape, negative from the end.
+/// The shape index speed is decided at: the production shape when the
+/// bundle has one, else largestCheckedShapeIndex.
 size_t timingShapeIndex(const VerificationBundle &bundle);
+
+/// The correctness shape timed when there is no production shape (and
+/// besides it when there is): timing.shape, negative from the end.
+size_t largestCheckedShapeIndex(const VerificationBundle &bundle);
 
 /// ShapePlan::compulsoryBytes of shapes[shapeIndex] (offset variant 0).
 ValueOrError<uint64_t> compulsoryBytes(const VerificationBundle &bundle,

@@ -17,6 +17,8 @@
 #include "llmptx/Runtime/ValueOrError.h"
 #include "llmptx/Runtime/Verdict.h"
 
+#include "llmptx/Runtime/Sass.h"
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,6 +28,22 @@ namespace llmptx::runtime {
 
 inline constexpr const char *kResultsFormat = "llmptx-verification-results";
 inline constexpr unsigned kResultsVersion = 1;
+
+/// The units whose peak a kernel's operations are compared with.
+enum class ComputeUnit {
+  FP32,       ///< FFMA and friends: the default
+  FP64,       ///< DFMA, DADD, DMUL
+  TensorF16,  ///< HMMA, HGMMA: f16/bf16 tensor cores (dense)
+  TensorInt8, ///< IMMA, IGMMA: int8 tensor cores (dense)
+};
+
+/// "fp32", "fp64", "f16 tensor-core", "int8 tensor-core".
+const char *computeUnitName(ComputeUnit unit);
+
+/// The unit a kernel's SASS shows it runs its arithmetic on: tensor-core
+/// instructions first, then double precision; fp32 otherwise (and when the
+/// SASS was not measured).
+ComputeUnit computeUnitOf(const std::optional<SassStatistics> &sass);
 
 struct DeviceInfo {
   std::string name;
@@ -52,11 +70,21 @@ struct DeviceInfo {
   /// multiprocessors * clock * fp32LanesPerSm * 2 (an FMA is two flops),
   /// in GFLOP/s; 0 when unknown.
   double fp32Gflops() const;
+  /// multiprocessors * clock * operationsPerSmClock(unit), in GFLOP/s (GOP/s
+  /// for int8); 0 when the chip's rate is not known.
+  double peakGflops(ComputeUnit unit) const;
 };
 
 /// FP32 lanes per multiprocessor: 64 for sm_80, 128 for sm_86, sm_89,
 /// sm_90, sm_100 and sm_120; 0 (unknown) for every other chip.
 int fp32LanesPerSm(int smMajor, int smMinor);
+
+/// Operations per multiprocessor and clock of `unit` (an FMA counts two),
+/// dense: fp32 from fp32LanesPerSm; fp64, f16 and int8 tensor cores for the
+/// data-center chips sm_80 (64, 2048, 4096) and sm_90 (128, 4096, 8192),
+/// which give NVIDIA's published peaks at their boost clocks. 0 (unknown)
+/// otherwise.
+int operationsPerSmClock(ComputeUnit unit, int smMajor, int smMinor);
 
 /// What the driver says about one loaded kernel, and its occupancy at its
 /// launch of the timing shape. A query that failed leaves its field absent.
@@ -132,11 +160,38 @@ struct CandidateTiming {
   void setWork(uint64_t bytes, std::optional<uint64_t> flops);
 };
 
+/// What the confirmation run of a candidate found: every correctness shape
+/// again with fresh inputs (a new seed), a second timed input set with the
+/// outputs checked after the timed runs, and compute-sanitizer's memcheck
+/// and racecheck on the small shapes. Its entries are among the candidate's
+/// shapes (checks named "confirm-..."), so a failure fails the candidate.
+struct Confirmation {
+  /// Why it ran: "29.5x is above the bundle's 10x" or "--confirm".
+  std::string reason;
+  /// Pass when every check of it passed; else the first failure's verdict.
+  Verdict verdict = Verdict::Skipped;
+  /// The first failure, and what did not run (the sanitizers without
+  /// compute-sanitizer).
+  std::string details;
+  /// The timing with the second input set.
+  std::optional<CandidateTiming> timing;
+  /// Whether memcheck and racecheck ran.
+  bool sanitizerRan = false;
+
+  bool passed() const { return verdict == Verdict::Pass; }
+};
+
 struct CandidateResult {
   std::string name;
   Verdict verdict = Verdict::Skipped;
   std::vector<ShapeResult> shapes;
+  /// The timing speed is decided by: at the production shape when the
+  /// bundle has one, else at the largest correctness shape.
   std::optional<CandidateTiming> timing;
+  /// With a production shape: the timing at the largest correctness shape
+  /// too, so both speedups show.
+  std::optional<CandidateTiming> largestShapeTiming;
+  std::optional<Confirmation> confirmation;
   /// Measured when the candidate loaded; absent when it never did.
   std::optional<KernelResources> resources;
 };
@@ -148,6 +203,9 @@ struct BundleResult {
   /// Bundle-level failure (the reference faulted or wrote out of bounds);
   /// candidate verdicts are then not meaningful.
   std::string error;
+  /// Why speed was not decided at the bundle's production shape (it needs
+  /// more than a quarter of the device's memory); empty otherwise.
+  std::string timingNote;
   std::vector<CandidateResult> candidates;
   double wallSeconds = 0;
   /// Measured when the reference loaded.

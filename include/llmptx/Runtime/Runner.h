@@ -55,6 +55,9 @@ struct RunnerOptions {
   /// timing shape (KernelResources::counters); `ncuPath` empty: search.
   bool ncu = false;
   std::string ncuPath;
+  /// Confirm every candidate that passed (the confirmation run of
+  /// Confirmation), not only those above the bundle's confirm_above.
+  bool confirm = false;
   size_t maxExamples = 10;
   /// Receives one line per finished entry when set.
   std::function<void(const std::string &)> progress;

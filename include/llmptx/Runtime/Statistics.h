@@ -49,8 +49,6 @@ struct SpeedupEstimate {
   /// of the medians), with a fixed seed so a result is reproducible.
   double boundLo = 0;
   double boundHi = 0;
-  /// Above kSuspiciousSpeedup: treated as a bug until explained.
-  bool suspicious = false;
   /// A difference inside the noise is never called faster.
   Comparison comparison = Comparison::Unknown;
 
@@ -61,7 +59,6 @@ struct SpeedupEstimate {
 /// Resamples of the bootstrap.
 inline constexpr unsigned kBootstrapResamples = 2000;
 
-inline constexpr double kSuspiciousSpeedup = 10.0;
 /// Differences smaller than this fraction count as "same": the same
 /// kernel timed on two different allocations of an H200 differed by 0.7%.
 inline constexpr double kSameMargin = 0.02;

@@ -16,10 +16,13 @@ flushed before every run (writing a buffer twice its size), warm-up, the
 columns interleaved run by run, median of --runs with the 10th and 90th
 percentiles. Every PTX path (and Triton) is first checked against the
 PyTorch reference on the same inputs. The device's copy bandwidth is
-measured with a large device-to-device copy; the f32 peak is computed from
-the SM count and clock. A markdown table (µs, GB/s or TFLOP/s, fraction of
-copy bandwidth or peak, speedup of the selected path over the NVPTX path,
-checks, missed targets), the geometric mean of the speedups and a PNG plot
+measured with a large device-to-device copy; the f32 peak and the dense
+f16 tensor-core peak are computed from the SM count and clock, and a
+kernel's flops are compared with the peak of the units it is meant for
+(workloads.py: the f16 tensor-core peak for hgemm, f32 otherwise). A
+markdown table (µs, GB/s or TFLOP/s, fraction of copy bandwidth or peak,
+speedup of the selected path over the NVPTX path, checks, missed
+targets), the geometric mean of the speedups and a PNG plot
 go to --out and --plot, with the command line that produced them.
 
 --dry-run needs neither torch nor a GPU: it loads the manifest and the PTX,
@@ -218,15 +221,19 @@ def _copy_bandwidth(runs, flush):
     return 2 * 4 * n / (ms * 1e-3), ms
 
 
-def _peak_f32():
-    """Nominal f32 FMA peak: SMs x 128 lanes x 2 flops x clock."""
+def _peaks():
+    """Nominal peaks in flop/s: f32 FMA (SMs x 128 lanes x 2 x clock) and
+    dense f16 tensor-core math with f32 accumulation (SMs x 4096 x clock on
+    sm_90: four tensor cores of 512 FMA per clock)."""
     import torch
     cu = _driver()
     props = torch.cuda.get_device_properties(0)
     clock_khz = _check(cu.cuDeviceGetAttribute(
         cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
         torch.cuda.current_device()), 'cuDeviceGetAttribute')[0]
-    return props.multi_processor_count * 128 * 2 * clock_khz * 1e3
+    sms, hz = props.multi_processor_count, clock_khz * 1e3
+    tensor = sms * 4096 * hz if props.major == 9 else None
+    return sms * 128 * 2 * hz, tensor
 
 
 def _compare(workload, got, want, sizes):
@@ -258,10 +265,12 @@ def run_gpu(manifest, args):
     l2 = getattr(props, 'L2_cache_size', 0) or (60 << 20)
     flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=device)
     copy_bw, copy_ms = _copy_bandwidth(args.runs, flush)
-    peak = _peak_f32()
+    peak, peak_tensor = _peaks()
     env = {'device': props.name, 'sms': props.multi_processor_count,
            'l2': l2, 'copy_bw': copy_bw, 'copy_ms': copy_ms, 'peak': peak,
-           'torch': torch.__version__, 'cuda': torch.version.cuda}
+           'peak_f16_tensor': peak_tensor,
+           'python': platform.python_version(), 'torch': torch.__version__,
+           'cuda': torch.version.cuda}
     try:
         import triton
         env['triton'] = triton.__version__
@@ -285,6 +294,7 @@ def run_gpu(manifest, args):
                 {k: v.clone() for k, v in base.items()}, scalars)
             checks = {}
             callables = {}
+            notes = [workload.note] if workload.note else []
             for column in COLUMNS:
                 tensors = {k: v.clone() for k, v in base.items()}
                 if column in ptx:
@@ -300,6 +310,8 @@ def run_gpu(manifest, args):
                         fn = None
                 else:
                     fn = workload.torch_op(tensors, scalars)
+                    if getattr(fn, 'note', None):
+                        notes.append(fn.note)
                 if fn is None:
                     continue
                 if column != 'torch':
@@ -322,7 +334,8 @@ def run_gpu(manifest, args):
             row = {'kernel': kernel['name'], 'sizes': plan.describe(),
                    'metric': workload.metric, 'amount': amount,
                    'memory_bound': workload.memory_bound,
-                   'note': workload.note, 'times': times, 'checks': checks,
+                   'peak': workload.peak, 'note': '; '.join(notes),
+                   'times': times, 'checks': checks,
                    'selected': kernel['selected']}
             rows.append(row)
             print('  %s %s: %s' % (kernel['name'], plan.describe(), ', '.join(
@@ -343,8 +356,15 @@ def _rate(row, column, env):
         return None, None
     seconds = t['median'] * 1e-3
     rate = row['amount'] / seconds
-    ref = env['copy_bw'] if row['metric'] == 'bytes' else env['peak']
-    return rate, rate / ref
+    ref = env['copy_bw'] if row['metric'] == 'bytes' else _peak_of(row, env)
+    return rate, (rate / ref if ref else None)
+
+
+def _peak_of(row, env):
+    """The peak a flops row is measured against (None: unknown)."""
+    if row.get('peak') == 'f16_tensor':
+        return env.get('peak_f16_tensor')
+    return env['peak']
 
 
 def _targets(row, env):
@@ -383,11 +403,15 @@ def write_markdown(path, env, rows, command, plot_name):
     A(command)
     A('```')
     A('')
+    tensor = env.get('peak_f16_tensor')
     A('torch %s (CUDA %s), Triton %s, Python %s. Copy bandwidth (a 2 GiB '
       'device-to-device copy, bytes read + written): **%.0f GB/s**. f32 '
-      'peak (SMs x 128 x 2 x clock, nominal): %.1f TFLOP/s.' %
+      'peak (SMs x 128 x 2 x clock, nominal): %.1f TFLOP/s.%s' %
       (env['torch'], env['cuda'], env['triton'] or 'absent',
-       platform.python_version(), env['copy_bw'] / 1e9, env['peak'] / 1e12))
+       env.get('python') or platform.python_version(), env['copy_bw'] / 1e9,
+       env['peak'] / 1e12,
+       (' Dense f16 tensor-core peak (SMs x 4096 x clock, nominal): '
+        '%.0f TFLOP/s.' % (tensor / 1e12)) if tensor else ''))
     A('')
     A('Every column is timed with the same harness: CUDA events, the L2 '
       'flushed before each run, warm-up, the four columns interleaved, '
@@ -396,7 +420,8 @@ def write_markdown(path, env, rows, command, plot_name):
       '(docs/suite/objects), launched through the CUDA driver with the '
       'memref ABI. Rates count the bytes a kernel must move (or 2MNK '
       'flops); "% roof" is the fraction of the copy bandwidth (of the f32 '
-      'peak for sgemm). "check" compares each path with the PyTorch '
+      'peak for sgemm, of the f16 tensor-core peak for hgemm). "check" '
+      'compares each path with the PyTorch '
       'reference on the same inputs (NVPTX/selected/Triton).')
     A('')
     head = ['kernel', 'size'] + ['%s µs' % TITLES[c] for c in COLUMNS] + [
@@ -494,7 +519,7 @@ def write_plot(path, env, rows):
                linewidth=0.8)
     ax.set_xticks(range(len(kernels)))
     ax.set_xticklabels(kernels, rotation=30, ha='right')
-    ax.set_ylabel('% of copy bandwidth (sgemm: % of f32 peak)')
+    ax.set_ylabel('% of copy bandwidth (GEMMs: % of their peak)')
     ax.set_title('Largest size per kernel, %s' % env['device'])
     ax.legend(ncol=4, fontsize='small')
     fig.tight_layout()

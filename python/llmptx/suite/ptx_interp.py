@@ -1,11 +1,12 @@
 """A slow, exact interpreter of the PTX subset that the suite's kernels use.
 
 It runs one kernel launch on the CPU: every thread of every block, with
-shared memory per block, `bar.sync`, warp shuffles, atomics, mbarriers and
-1-D bulk copies, on a byte-addressed global memory made of separate
-allocations. It exists so that the curated answers of docs/suite can be
-executed against their NVPTX references on a machine without a GPU; the
-GPU run by `llmptx-runner` remains the verification that counts.
+shared memory per block, `bar.sync`, warp shuffles, atomics, mbarriers,
+1-D bulk copies, `cp.async`, `ldmatrix`, `mma.sync` (m16n8k16, f16 inputs,
+f32 accumulators) and `dp4a`, on a byte-addressed global memory made of
+separate allocations. It exists so that the curated answers of docs/suite
+can be executed against their NVPTX references on a machine without a
+GPU; the GPU run by `llmptx-runner` remains the verification that counts.
 
 What it models, and what it does not:
 - IEEE arithmetic is exact: f32 and f16 operations round once (computed in
@@ -20,7 +21,12 @@ What it models, and what it does not:
   not all arrive and barriers that never complete (deadlock).
 - Threads of a block run one at a time until they block (barrier, shuffle,
   an mbarrier wait that fails); a data race is therefore not detected.
-- Bulk copies complete when issued.
+- Bulk copies and `cp.async` complete when issued.
+- `ldmatrix` and `mma.sync` are warp-wide: all 32 lanes must arrive at
+  the same instruction. Their register layouts are those of the PTX ISA.
+  An mma rounds each output once from the exact sum of its 16 products and
+  the accumulator; tensor cores add in blocks and truncate, so an mma
+  result matches the hardware within a tolerance, not bit for bit.
 
 Only the standard library is used.
 """
@@ -744,10 +750,18 @@ class Launch:
             return _seq(lambda t: d(t, a(t) if p(t) else b(t)))
         if op == 'shfl':
             return self._shfl(mods, args)
+        if op == 'ldmatrix':
+            return self._ldmatrix(mods, args)
+        if op == 'mma':
+            return self._mma(mods, args)
+        if op == 'dp4a':
+            return self._dp4a(mods, args)
         if op in ('atom', 'red'):
             return self._atom(op, mods, args)
         if op == 'mbarrier':
             return self._mbarrier(mods, args)
+        if op == 'cp' and 'bulk' not in mods:
+            return self._cp_async(mods, args)
         if op == 'cp':
             return self._bulk(mods, args)
         if typ and typ.startswith('f') or typ == 'bf16':
@@ -1232,6 +1246,162 @@ class Launch:
             lambda t: 0xFFFFFFFF)
         return ('shfl', mode, d, dp, a, b, c, member)
 
+    # -- warp-wide matrix instructions (ldmatrix, mma.sync) ---------------
+
+    def _vector_regs(self, arg, bits, write):
+        arg = arg.strip()
+        if not (arg.startswith('{') and arg.endswith('}')):
+            raise PtxError('expected a vector operand, found %r' % arg)
+        names = [n.strip() for n in arg[1:-1].split(',')]
+        make = self._writer if write else self._reader
+        return [make(n, bits) for n in names]
+
+    def _ldmatrix(self, mods, args):
+        """ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16."""
+        if 'm8n8' not in mods or 'b16' not in mods:
+            raise PtxError('only ldmatrix .m8n8 .b16 is modelled')
+        count = next((int(m[1:]) for m in mods if m in ('x1', 'x2', 'x4')),
+                     None)
+        if count is None:
+            raise PtxError('ldmatrix needs .x1, .x2 or .x4')
+        dsts = self._vector_regs(args[0], 32, True)
+        if len(dsts) != count:
+            raise PtxError('ldmatrix .x%d writes %d registers' % (count,
+                                                                  count))
+        kind = self._address(args[1])
+        if kind[0] == 'param':
+            raise PtxError('ldmatrix from a parameter')
+        return ('ldmatrix', count, 'trans' in mods, dsts, kind[1],
+                lambda t: 0xFFFFFFFF)
+
+    def _mma(self, mods, args):
+        """mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32."""
+        if mods[:3] != ['sync', 'aligned', 'm16n8k16'] or \
+                mods[3:] != ['row', 'col', 'f32', 'f16', 'f16', 'f32']:
+            raise PtxError('only mma.sync.aligned.m16n8k16.row.col.f32.f16.'
+                           'f16.f32 is modelled')
+        d = self._vector_regs(args[0], 32, True)
+        a = self._vector_regs(args[1], 32, False)
+        b = self._vector_regs(args[2], 32, False)
+        c = self._vector_regs(args[3], 32, False)
+        if (len(d), len(a), len(b), len(c)) != (4, 4, 2, 4):
+            raise PtxError('m16n8k16 takes 4 D, 4 A, 2 B and 4 C registers')
+        return ('mma', d, a, b, c, lambda t: 0xFFFFFFFF)
+
+    def _warp_matrix(self, first, lanes):
+        if first[0] == 'ldmatrix':
+            self._run_ldmatrix(first, lanes)
+        else:
+            self._run_mma(first, lanes)
+
+    def _run_ldmatrix(self, first, lanes):
+        """Lanes 8j .. 8j + 7 give the row addresses of matrix j; lane l
+        receives elements 2 (l % 4) and 2 (l % 4) + 1 of row l / 4 of each
+        matrix (of column l / 4, rows 2 (l % 4) and + 1 with .trans)."""
+        _, count, trans, dsts, addr, _ = first
+        rows = []
+        for j in range(count):
+            matrix = []
+            for r in range(8):
+                t = lanes[8 * j + r]
+                a = addr(t)
+                if a >= SHARED_WINDOW:
+                    a -= SHARED_WINDOW
+                if a % 16:
+                    raise PtxError('ldmatrix row address 0x%x (lane %d) is '
+                                   'not 16-byte aligned' % (a, 8 * j + r))
+                raw = self.current.sread(a, 16)
+                matrix.append([(raw >> (16 * e)) & 0xFFFF for e in range(8)])
+            rows.append(matrix)
+        for lane, t in lanes.items():
+            g, q = lane // 4, lane % 4
+            for j in range(count):
+                m = rows[j]
+                if trans:
+                    lo, hi = m[2 * q][g], m[2 * q + 1][g]
+                else:
+                    lo, hi = m[g][2 * q], m[g][2 * q + 1]
+                dsts[j](t, lo | (hi << 16))
+
+    def _run_mma(self, first, lanes):
+        """D = A B + C for the fragments of PTX's m16n8k16 layout: lane l
+        (g = l / 4, q = l % 4) holds A[g + 8 (i % 2)][2q + 8 (i / 2) + h] in
+        half h of a_i, B[2q + 8i + h][g] in half h of b_i and C[g + 8 (i / 2)]
+        [2q + i % 2] in c_i. Each element of D is the exact sum of its 16
+        products and C, rounded once to f32 (hardware adds in blocks and
+        truncates: within a tolerance, not bit-exact)."""
+        _, d, a, b, c, _ = first
+        am = [[0] * 16 for _ in range(16)]
+        bm = [[0] * 8 for _ in range(16)]
+        cm = [[0] * 8 for _ in range(16)]
+        for lane, t in lanes.items():
+            g, q = lane // 4, lane % 4
+            for i in range(4):
+                v = a[i](t)
+                for h in range(2):
+                    am[g + 8 * (i % 2)][2 * q + 8 * (i // 2) + h] = \
+                        (v >> (16 * h)) & 0xFFFF
+            for i in range(2):
+                v = b[i](t)
+                for h in range(2):
+                    bm[2 * q + 8 * i + h][g] = (v >> (16 * h)) & 0xFFFF
+            for i in range(4):
+                cm[g + 8 * (i // 2)][2 * q + i % 2] = c[i](t)
+        out = [[_dot16(am[r], [bm[k][col] for k in range(16)], cm[r][col])
+                for col in range(8)] for r in range(16)]
+        for lane, t in lanes.items():
+            g, q = lane // 4, lane % 4
+            for i in range(4):
+                d[i](t, out[g + 8 * (i // 2)][2 * q + i % 2])
+
+    def _dp4a(self, mods, args):
+        """dp4a.atype.btype d, a, b, c: c plus the four byte products."""
+        types = [m for m in mods if m in ('u32', 's32')]
+        if len(types) != 2:
+            raise PtxError('dp4a needs two types')
+        a = self._reader(args[1], 32)
+        b = self._reader(args[2], 32)
+        c = self._reader(args[3], 32)
+        d = self._writer(args[0], 32)
+        sa, sb = types[0] == 's32', types[1] == 's32'
+
+        def fn(t):
+            x, y = a(t), b(t)
+            total = c(t)
+            for k in range(4):
+                xb, yb = (x >> (8 * k)) & 0xFF, (y >> (8 * k)) & 0xFF
+                total += ((_signed(xb, 8) if sa else xb) *
+                          (_signed(yb, 8) if sb else yb))
+            d(t, total)
+        return _seq(fn)
+
+    def _cp_async(self, mods, args):
+        """cp.async.{ca,cg}.shared.global [dst], [src], size[, src-size]:
+        completes when issued (the bytes past src-size are zero)."""
+        if 'async' not in mods:
+            raise PtxError('only cp.async is modelled')
+        dst = self._address(args[0])
+        src = self._address(args[1])
+        size = int(args[2].strip(), 0)
+        if size not in (4, 8, 16):
+            raise PtxError('cp.async copies 4, 8 or 16 bytes')
+        if 'cg' in mods and size != 16:
+            raise PtxError('cp.async.cg copies 16 bytes')
+        src_size = self._reader(args[3], 32) if len(args) > 3 else None
+
+        def copy(t):
+            da, sa = dst[1](t), src[1](t)
+            if da >= SHARED_WINDOW:
+                da -= SHARED_WINDOW
+            if da % size or sa % size:
+                raise PtxError('cp.async of %d bytes from 0x%x to shared %d: '
+                               'misaligned' % (size, sa, da))
+            n = size if src_size is None else min(src_size(t), size)
+            payload = self.memory.bytes_at(sa, n) if n else b''
+            data = bytes(payload) + bytes(size - n)
+            self.current.swrite(da, size, int.from_bytes(data, 'little'))
+        return _seq(copy)
+
     def _atom(self, op, mods, args):
         space = self._space(mods)
         kind = next(m for m in mods if m in ('add', 'min', 'max', 'inc',
@@ -1450,7 +1620,7 @@ class Launch:
                     t.state = 'bar'
                     t.wait = (fn[1](t), fn[2](t) if fn[2] else None)
                     return ran
-                if fn[0] in ('shfl', 'wsync'):
+                if fn[0] in ('shfl', 'wsync', 'ldmatrix', 'mma'):
                     t.state = 'shfl'
                     t.wait = fn
                     return ran
@@ -1541,6 +1711,18 @@ class Launch:
                                    'mask but exited' %
                                    ('bar.warp.sync' if first[0] == 'wsync'
                                     else 'shfl.sync', lane, at[0].warp))
+            if first[0] in ('ldmatrix', 'mma'):
+                if len(lanes) != 32:
+                    raise PtxError('%s: only %d lanes of warp %d arrived; '
+                                   '.aligned needs all 32' %
+                                   (first[0], len(lanes), at[0].warp))
+                self._warp_matrix(first, lanes)
+                for t in at:
+                    t.state = 'run'
+                    t.wait = None
+                    t.pc += 1
+                released = True
+                continue
             if first[0] == 'wsync':
                 for t in at:
                     t.state = 'run'
@@ -1586,6 +1768,27 @@ class Launch:
 
 def typ_signed(mods):
     return any(m in ('s8', 's16') for m in mods)
+
+
+def _dot16(a_row, b_col, c_bits):
+    """f32 bits of sum(a_row[k] * b_col[k]) + c (f16 inputs), rounded once."""
+    terms = [f16(x) * f16(y) for x, y in zip(a_row, b_col)]  # exact
+    terms.append(f32(c_bits))
+    if not all(math.isfinite(v) for v in terms):
+        s = sum(terms) if not any(v != v for v in terms) else math.nan
+        return bits32(s) if s == s else CANONICAL_NAN32
+    s = math.fsum(terms)
+    if s == 0:
+        return 0x80000000 if all(math.copysign(1, v) < 0 for v in terms) \
+            else 0
+    r = bits32(s)
+    # fsum rounds to double once; a second rounding to f32 can only differ
+    # from the direct one when s is halfway between two f32 values.
+    if r not in (0x7F800000, 0xFF800000) and s != f32(r):
+        lo, hi = (r, next_up32(r)) if f32(r) < s else (next_down32(r), r)
+        if Fraction(s) * 2 == _exact(lo) + _exact(hi):
+            return round_exact32(sum(Fraction(v) for v in terms), 'rn')
+    return r
 
 
 def _seq(fn):

@@ -1,7 +1,8 @@
 """Triton equivalents of the suite's kernels (the "Triton" column).
 
 Each is what a Triton user would write for the same operation, with the
-usual block sizes; matmul uses IEEE f32 (no TF32), like the other paths.
+usual block sizes; the f32 matmul uses IEEE f32 (no TF32), like the other
+paths, and the f16 matmul tl.dot's tensor cores with f32 accumulation.
 Triton is imported when `launcher` is first called, so this module imports
 on a machine without it.
 """
@@ -109,6 +110,45 @@ def _define():
                  mask=(rm[:, None] < M) & (rn[None, :] < N))
 
     @triton.jit
+    def hgemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+              BK: tl.constexpr, GROUP: tl.constexpr):
+        pid = tl.program_id(0)
+        num_m = tl.cdiv(M, BM)
+        num_n = tl.cdiv(N, BN)
+        group = pid // (GROUP * num_n)
+        first_m = group * GROUP
+        size_m = min(num_m - first_m, GROUP)
+        pid_m = first_m + (pid % (GROUP * num_n)) % size_m
+        pid_n = (pid % (GROUP * num_n)) // size_m
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros([BM, BN], dtype=tl.float32)
+        for k0 in range(0, K, BK):
+            ka = k0 + rk
+            av = tl.load(a + rm[:, None] * K + ka[None, :],
+                         mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
+            bv = tl.load(b + ka[:, None] * N + rn[None, :],
+                         mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(av, bv, acc)
+        tl.store(c + rm[:, None] * N + rn[None, :], acc,
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    @triton.jit
+    def gemv_i8(a, x, y, M, K, BM: tl.constexpr, BK: tl.constexpr):
+        rows = tl.program_id(0) * BM + tl.arange(0, BM)
+        base = rows.to(tl.int64)[:, None] * K
+        acc = tl.zeros([BM], dtype=tl.int32)
+        for k0 in range(0, K, BK):
+            cols = k0 + tl.arange(0, BK)
+            av = tl.load(a + base + cols[None, :],
+                         mask=(rows[:, None] < M) & (cols[None, :] < K),
+                         other=0)
+            xv = tl.load(x + cols, mask=cols < K, other=0)
+            acc += tl.sum(av.to(tl.int32) * xv.to(tl.int32)[None, :], axis=1)
+        tl.store(y + rows, acc, mask=rows < M)
+
+    @triton.jit
     def stencil1d(x, out, n, BLOCK: tl.constexpr):
         i = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
         m = i < n
@@ -213,6 +253,16 @@ def launcher(name, t, s, z):
         return lambda: k['sgemm'][grid](t['a'], t['b'], t['c'], m, n, kk,
                                         BM=128, BN=128, BK=32, GROUP=8,
                                         num_warps=8, num_stages=3)
+    if name == 'hgemm':
+        m, n, kk = z['M'], z['N'], z['K']
+        grid = (_cdiv(m, 128) * _cdiv(n, 128),)
+        return lambda: k['hgemm'][grid](t['a'], t['b'], t['c'], m, n, kk,
+                                        BM=128, BN=128, BK=64, GROUP=8,
+                                        num_warps=8, num_stages=3)
+    if name == 'gemv_i8':
+        m, kk = z['M'], z['K']
+        return lambda: k['gemv_i8'][(_cdiv(m, 16),)](
+            t['a'], t['x'], t['y'], m, kk, BM=16, BK=512, num_warps=4)
     if name == 'stencil1d':
         n = z['N']
         return lambda: k['stencil1d'][(_cdiv(n, 1024),)](t['in'], t['out'],

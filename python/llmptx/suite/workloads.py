@@ -17,7 +17,7 @@ import math
 class Workload:
     def __init__(self, name, sizes, inits, outputs, metric, amount,
                  reference, torch_op, tolerance, memory_bound=True,
-                 note='', compare=None):
+                 note='', compare=None, peak='f32'):
         self.name = name
         self.sizes = sizes            # [{size name: value}]
         self.inits = inits            # {arg name: recipe tuple}
@@ -30,6 +30,7 @@ class Workload:
         self.memory_bound = memory_bound
         self.note = note
         self.compare = compare        # optional (got, want, sizes) -> bool
+        self.peak = peak              # flops: 'f32' (FMA) or 'f16_tensor'
 
 
 def _pow2(*exps):
@@ -141,6 +142,52 @@ def _sgemm_op(t, s):
     torch.backends.cuda.matmul.allow_tf32 = False
     a, b, c = t['a'], t['b'], t['c']
     return lambda: torch.matmul(a, b, out=c)
+
+
+def _hgemm_ref(t, s):
+    return {'c': (t['a'].double() @ t['b'].double()).float()}
+
+
+def _hgemm_op(t, s):
+    import torch
+    a, b = t['a'], t['b']
+    # What a user writes: cuBLAS through torch.mm, f16 in and out (f32
+    # accumulation inside cuBLAS); the f32 output of the suite kernel has
+    # no plain torch.mm equivalent.
+    return lambda: torch.mm(a, b)
+
+
+def _gemv_i8_ref(t, s):
+    # CUDA has no integer matmul; in f64 every partial sum (an integer below
+    # K * 2^14 <= 2^53) is exact.
+    y = t['a'].double() @ t['x'].double()
+    return {'y': y.round().to(t['y'].dtype)}
+
+
+def _gemv_i8_op(t, s):
+    import torch
+    a, x = t['a'], t['x']
+    # torch has no int8 mat-vec on CUDA; torch._int_mm (cuBLASLt, i8 x i8
+    # -> i32) needs n >= 8, so x is one column of a K x 8 operand (the other
+    # seven zero): A is read once either way. _int_mm wants the second
+    # operand column-major on some versions: try both layouts.
+    xs = torch.zeros((x.shape[0], 8), dtype=torch.int8, device=x.device)
+    xs[:, 0] = x
+    for b in (xs, xs.t().contiguous().t()):
+        try:
+            torch._int_mm(a, b)
+            torch.cuda.synchronize()
+        except RuntimeError:
+            continue
+        fn = (lambda b=b: torch._int_mm(a, b))
+        fn.note = ('PyTorch: torch._int_mm(A, [x, 0 x 7]) (cuBLASLt int8, '
+                   '%s x)' % ('row-major' if b is xs else 'column-major'))
+        return fn
+    af = a.float()
+    xf = x.float()
+    fn = (lambda: torch.mv(af, xf))
+    fn.note = 'PyTorch: torch.mv on f32 copies (torch._int_mm refused)'
+    return fn
 
 
 _STENCIL_W = (0.4, 0.2, 0.07, 0.03)
@@ -255,6 +302,23 @@ WORKLOADS = {w.name: w for w in [
              'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _sgemm_ref,
              _sgemm_op, (1e-4, 2e-4), memory_bound=False,
              note='f32 (no TF32) on all four paths'),
+    Workload('hgemm',
+             [{'M': 1024, 'N': 1024, 'K': 1024},
+              {'M': 2048, 'N': 2048, 'K': 2048},
+              {'M': 4096, 'N': 4096, 'K': 4096}],
+             {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
+             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _hgemm_ref,
+             _hgemm_op, (1e-3, 1e-3), memory_bound=False, peak='f16_tensor',
+             note='f16 inputs, f32 accumulation; C in f32 on the NVPTX, '
+                  'selected and Triton paths, in f16 for PyTorch (torch.mm, '
+                  'cuBLAS)'),
+    Workload('gemv_i8',
+             [{'M': 4096, 'K': 4096}, {'M': 16384, 'K': 16384},
+              {'M': 32768, 'K': 16384}],
+             {'a': ('randint', -128, 127), 'x': ('randint', -128, 127)},
+             ['y'], 'bytes',
+             lambda z: z['M'] * z['K'] + z['K'] + 4 * z['M'], _gemv_i8_ref,
+             _gemv_i8_op, (0, 0)),
     Workload('stencil1d', _pow2(20, 24, 28),
              {'in': ('uniform', -1, 1)}, ['out'],
              'bytes', lambda z: 8 * z['N'], _stencil_ref, _stencil_op,
@@ -304,6 +368,9 @@ def make_tensors(workload, plan, device):
         elif kind == 'bernoulli':
             t = (torch.rand(shape, generator=gen, device=device) <
                  recipe[1]).to(dtype)
+        elif kind == 'randint':
+            t = torch.randint(recipe[1], recipe[2] + 1, shape, generator=gen,
+                              device=device, dtype=torch.int64).to(dtype)
         elif kind == 'randint32':
             t = torch.randint(-2**31, 2**31 - 1, shape, generator=gen,
                               device=device, dtype=torch.int32)

@@ -253,7 +253,7 @@ TEST(BundleTest, FlopsErrorsNameTheJsonPath) {
       "1: N=97)");
   EXPECT_EQ(errorAfter([](Json &j) { j["timing"]["flop"] = "N"; }),
             "$.timing.flop: unknown field (expected one of: shape, min_runs, "
-            "max_ms, flops)");
+            "max_ms, flops, production, confirm_above)");
   // In-memory bundles are checked the same way.
   VerificationBundle bundle = vaddBundle();
   bundle.timing.flops = "M";

@@ -256,8 +256,7 @@ TEST(ResultsTest, OldResultsFilesReadWithoutMeasurements) {
   for (const char *fixture :
        {"test/Inputs/runtime/h200/vadd-timing.results.json",
         "test/Inputs/runtime/h200/vadd-corpus.results.json",
-        "test/Inputs/runtime/h200/blocksum-corpus.results.json",
-        "test/Target/Inputs/h200/results.json"}) {
+        "test/Inputs/runtime/h200/blocksum-corpus.results.json"}) {
     std::string text = readSourceFile(fixture);
     ASSERT_FALSE(text.empty()) << fixture;
     auto parsed = parseResultsJson(text);
@@ -296,7 +295,14 @@ TEST(ResultsTest, MeasuredResultsFromTheH200RoundTrip) {
       readSourceFile("test/Runtime/Inputs/h200/vadd-timing-flops.results.json");
   auto parsed = parseResultsJson(text);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
-  EXPECT_EQ(writeResultsJson(*parsed), text);
+  // Runners before confirmation wrote "suspicious", which is read and
+  // dropped; everything else comes back byte for byte.
+  std::string withoutSuspicious;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("\"suspicious\"") == std::string::npos)
+      withoutSuspicious += line + "\n";
+  EXPECT_EQ(writeResultsJson(*parsed), withoutSuspicious);
   const DeviceInfo &device = parsed->device;
   EXPECT_EQ(device.clockKhz, 1980000);
   EXPECT_EQ(device.memoryClockKhz, 3201000);
@@ -319,7 +325,9 @@ TEST(ResultsTest, MeasuredResultsFromTheH200RoundTrip) {
 
 TEST(ResultsTest, SummaryShowsThroughputAndResources) {
   std::string summary = formatSummary(measuredResults());
-  EXPECT_NE(summary.find("\npeaks: memory 4917 GB/s, fp32 66908 GFLOP/s\n"),
+  EXPECT_NE(summary.find("\npeaks: memory 4917 GB/s, fp32 66908 GFLOP/s, fp64 33454 "
+                         "GFLOP/s, f16 tensor-core 1070531 GFLOP/s, int8 "
+                         "tensor-core 2141061 GOP/s\n"),
             std::string::npos)
       << summary;
   // 201326592 bytes in 0.1 ms and 0.2 ms; 16777216 flops likewise.
@@ -348,7 +356,7 @@ TEST(ResultsTest, DocumentedFieldsArePresent) {
         "\"device\"", "\"bundles\"", "\"candidates\"", "\"verdict\"",
         "\"shapes\"", "\"mismatches\"", "\"expected\"", "\"got\"",
         "\"reference_ms\"", "\"candidate_ms\"", "\"speedup\"",
-        "\"speedup_spread\"", "\"suspicious\"", "\"median\"", "\"p10\"",
+        "\"speedup_spread\"", "\"comparison\"", "\"median\"", "\"p10\"",
         "\"p90\"", "\"runs\""})
     EXPECT_NE(text.find(field), std::string::npos) << field;
 }
@@ -404,7 +412,6 @@ TEST(StatisticsTest, SpeedupAndItsSpread) {
   SpeedupEstimate faster = estimateSpeedup({2, 2, 2, 2}, {1, 1, 1, 1});
   EXPECT_DOUBLE_EQ(faster.speedup, 2);
   EXPECT_EQ(faster.comparison, Comparison::Faster);
-  EXPECT_FALSE(faster.suspicious);
   SpeedupEstimate slower = estimateSpeedup({1, 1, 1}, {2, 2, 2});
   EXPECT_EQ(slower.comparison, Comparison::Slower);
   // Pairs that disagree: the median ratio is 1, the spread straddles it.
@@ -418,8 +425,11 @@ TEST(StatisticsTest, SpeedupAndItsSpread) {
       estimateSpeedup({1, 1, 1, 1}, {1.007, 1.005, 1.008, 1.006});
   EXPECT_LT(close.spreadHi, 1);
   EXPECT_EQ(close.comparison, Comparison::Same);
-  SpeedupEstimate implausible = estimateSpeedup({11, 11}, {1, 1});
-  EXPECT_TRUE(implausible.suspicious);
+  // A large speedup is a speedup: confirmation, not the estimate, looks
+  // harder at it.
+  SpeedupEstimate large = estimateSpeedup({11, 11}, {1, 1});
+  EXPECT_DOUBLE_EQ(large.speedup, 11);
+  EXPECT_EQ(large.comparison, Comparison::Faster);
   EXPECT_EQ(estimateSpeedup({}, {1}).comparison, Comparison::Unknown);
 }
 

@@ -72,7 +72,7 @@ struct Kernel {
 
   KernelChoice choose(llmgen::SelectPolicy policy,
                       llmgen::VerifyLevel verify = llmgen::VerifyLevel::Exec) {
-    return chooseObject(work, policy, verify);
+    return chooseObject(work, {policy, verify, /*confirmAbove=*/10});
   }
   const Candidate &sample(unsigned index) {
     return *work.samples[index].candidate;
@@ -128,13 +128,44 @@ TEST(Selection, AutoTakesTheNextCandidateWhenTheFastestIsSlowerThanNothing) {
   EXPECT_EQ(kernel.choose(Auto).selected, &kernel.sample(1));
 }
 
-TEST(Selection, AutoTreatsASuspiciousSpeedupAsABug) {
-  Candidate fast = passed(0, 30, 29, 31, Comparison::Faster);
-  fast.timing->speedup.suspicious = true;
-  Kernel kernel({fast});
-  KernelChoice choice = kernel.choose(Auto);
-  EXPECT_EQ(choice.selected, nullptr);
-  EXPECT_NE(choice.reason.find("suspicious"), std::string::npos);
+TEST(Selection, AutoSelectsALargeSpeedupOnlyOnceConfirmed) {
+  // A tensor-core kernel at 29.5x: a reason to look harder, never to
+  // discard. Unconfirmed, it waits; confirmed, it is selected and says so.
+  Kernel kernel({passed(0, 29.5, 29, 30, Comparison::Faster)});
+  KernelChoice unconfirmed = kernel.choose(Auto);
+  EXPECT_EQ(unconfirmed.selected, nullptr);
+  EXPECT_EQ(unconfirmed.reason,
+            "candidate s0r0 passed at 29.50x the reference (95% CI "
+            "29.00..30.00, faster), above confirm-above=10, and was not "
+            "confirmed: no confirmation run");
+  EXPECT_FALSE(canLead(kernel.sample(0), 10));
+
+  runtime::Confirmation failed;
+  failed.reason = "29.5x is above the bundle's 10x";
+  failed.verdict = Verdict::Unwritten;
+  failed.details = "confirm-after-timing: 4096 elements unwritten";
+  kernel.work.samples[0].candidate->confirmation = failed;
+  EXPECT_EQ(kernel.choose(Auto).reason,
+            "candidate s0r0 passed at 29.50x the reference (95% CI "
+            "29.00..30.00, faster), above confirm-above=10, and was not "
+            "confirmed: confirm-after-timing: 4096 elements unwritten");
+
+  runtime::Confirmation clean = failed;
+  clean.verdict = Verdict::Pass;
+  clean.details.clear();
+  clean.sanitizerRan = true;
+  kernel.work.samples[0].candidate->confirmation = clean;
+  KernelChoice confirmed = kernel.choose(Auto);
+  EXPECT_EQ(confirmed.selected, &kernel.sample(0));
+  EXPECT_EQ(confirmed.reason,
+            "candidate s0r0 verified by execution, 29.50x the reference (95% "
+            "CI 29.00..30.00, faster); confirmed (29.5x is above the "
+            "bundle's 10x): fresh inputs on every shape, a second timed input "
+            "set with the outputs checked after the timed runs, memcheck and "
+            "racecheck");
+  EXPECT_TRUE(canLead(kernel.sample(0), 10));
+  // Below the threshold nothing waits for a confirmation.
+  EXPECT_TRUE(canLead(passed(1, 9.5, 9.4, 9.6, Comparison::Faster), 10));
 }
 
 TEST(Selection, AutoNeverSelectsWithoutExecution) {
@@ -233,12 +264,12 @@ TEST(Selection, TheIncumbentOfTheRoundsComesFirst) {
 }
 
 TEST(Selection, OnlyTimedVerifiedNotSlowerCandidatesLead) {
-  EXPECT_TRUE(canLead(passed(0, 1.5, 1.4, 1.6, Comparison::Faster)));
-  EXPECT_TRUE(canLead(passed(0, 1.0, 0.99, 1.01, Comparison::Same)));
-  EXPECT_FALSE(canLead(passed(0, 0.8, 0.7, 0.9, Comparison::Slower)));
-  EXPECT_FALSE(canLead(checked(0)));
+  EXPECT_TRUE(canLead(passed(0, 1.5, 1.4, 1.6, Comparison::Faster), 10));
+  EXPECT_TRUE(canLead(passed(0, 1.0, 0.99, 1.01, Comparison::Same), 10));
+  EXPECT_FALSE(canLead(passed(0, 0.8, 0.7, 0.9, Comparison::Slower), 10));
+  EXPECT_FALSE(canLead(checked(0), 10));
   Candidate unbounded = passed(0, 1.5, 0, 0, Comparison::Faster);
-  EXPECT_FALSE(canLead(unbounded));
+  EXPECT_FALSE(canLead(unbounded, 10));
   EXPECT_EQ(describeSpeed(unbounded), "1.50x the reference (pairs p10..p90 "
                                       "0.00..0.00, faster)");
   EXPECT_EQ(describeSpeed(checked(0)), "not timed");

@@ -83,6 +83,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "rounds must not be negative, got " << rounds;
   if (jobs < 0)
     return emitError() << "jobs must not be negative, got " << jobs;
+  if (confirmAbove < 0)
+    return emitError() << "confirm_above must not be negative, got "
+                       << confirmAbove;
   if (link) {
     for (Attribute file : link)
       if (!isa<StringAttr>(file))
@@ -279,16 +282,44 @@ static LogicalResult verifyFacts(EmitError emitError, DictionaryAttr facts,
   return success();
 }
 
+/// The production shape: a positive value per size, multiples of the
+/// stated divisors.
+static LogicalResult verifyTiming(EmitError emitError, ArrayAttr sizes,
+                                  ArrayAttr timing, DictionaryAttr facts) {
+  if (timing.size() != sizes.size() ||
+      !llvm::all_of(timing, [](Attribute value) {
+        auto integer = dyn_cast<IntegerAttr>(value);
+        return integer && integer.getInt() >= 1;
+      }))
+    return emitError() << "timing must list " << sizes.size()
+                       << " positive integers, one per size";
+  auto divisors = facts ? facts.getAs<DictionaryAttr>("divisible") : nullptr;
+  if (!divisors)
+    return success();
+  for (auto [size, value] : llvm::zip(sizes, timing)) {
+    StringRef name = cast<StringAttr>(size).getValue();
+    auto divisor = divisors.getAs<IntegerAttr>(name);
+    int64_t given = cast<IntegerAttr>(value).getInt();
+    if (divisor && divisor.getInt() > 0 && given % divisor.getInt() != 0)
+      return emitError() << "timing has " << name << " = " << given
+                         << ", not a multiple of " << divisor.getInt()
+                         << " as the facts state";
+  }
+  return success();
+}
+
 LogicalResult HarnessAttr::verify(EmitError emitError, ArrayAttr sizes,
                                   ArrayAttr shapes, ArrayAttr args,
                                   ArrayAttr grid, DenseI32ArrayAttr block,
                                   DenseI32ArrayAttr outputs,
                                   DictionaryAttr tolerance,
-                                  DictionaryAttr facts, StringAttr flops) {
+                                  DictionaryAttr facts, StringAttr flops,
+                                  ArrayAttr timing) {
   if (flops && flops.getValue().trim().empty())
     return emitError() << "flops must be an expression of the sizes";
   llvm::StringSet<> names;
   if (failed(verifySizes(emitError, sizes, names)) ||
+      (timing && failed(verifyTiming(emitError, sizes, timing, facts))) ||
       (shapes && failed(verifyShapes(emitError, sizes, shapes))) ||
       failed(verifyLaunch(emitError, args, grid, block, outputs)) ||
       (tolerance && failed(verifyTolerance(emitError, tolerance))) ||

@@ -109,6 +109,13 @@ def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
       operations of one launch (e.g. `"2 * M * N * K"`), so measurements can
       say what fraction of the device's peak a kernel reaches. It is a
       measure, not a fact: nothing may rely on it.
+    - `timing`: optional values of the sizes (in the order of `sizes`) at
+      which speed is decided, the production shape. Without it the largest
+      shape is scaled up (every size doubled, which keeps stated
+      divisibility) until the reference's compulsory traffic reaches
+      256 MiB or its `flops` 64 GFLOP, with its allocations within 4 GiB.
+      Small shapes are for correctness; a decision taken at an 8 us kernel
+      is a decision about launch overhead.
 
     Example:
     ```mlir
@@ -128,7 +135,8 @@ def LLMGen_HarnessAttr : LLMGen_Attr<"Harness", "harness"> {
     OptionalParameter<"::mlir::DenseI32ArrayAttr">:$outputs,
     OptionalParameter<"::mlir::DictionaryAttr">:$tolerance,
     OptionalParameter<"::mlir::DictionaryAttr">:$facts,
-    OptionalParameter<"::mlir::StringAttr">:$flops
+    OptionalParameter<"::mlir::StringAttr">:$flops,
+    OptionalParameter<"::mlir::ArrayAttr">:$timing
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -182,6 +182,15 @@ def LLMGen_SelectSetting : LLMGen_EnumSetting<LLMGen_SelectPolicy, "select",
     "reached) or nvptx (always the reference)"> {
   let reported = 1;
 }
+def LLMGen_ConfirmAboveSetting : LLMGen_IntSetting<"confirm_above",
+    "confirm-above", 10,
+    "a speedup above this many times the reference is selected only after a "
+    "confirmation run passed (fresh inputs on every shape, a second timed "
+    "input set, memcheck and racecheck); 0 confirms every candidate",
+    "unsigned"> {
+  let cppName = "confirmAbove";
+  let reported = 1;
+}
 def LLMGen_StrictSetting : LLMGen_BoolSetting<"strict", "strict", 0,
     "fail instead of falling back to the reference"> {
   let reported = 1;
@@ -226,7 +235,8 @@ def LLMGen_TargetSettings {
     LLMGen_LinkSetting, LLMGen_ProviderSetting, LLMGen_ModelSetting,
     LLMGen_BaseUrlSetting, LLMGen_ExecCommandSetting, LLMGen_SamplesSetting,
     LLMGen_RepairsSetting, LLMGen_RoundsSetting, LLMGen_ModeSetting,
-    LLMGen_VerifySetting, LLMGen_SelectSetting, LLMGen_StrictSetting,
+    LLMGen_VerifySetting, LLMGen_SelectSetting, LLMGen_ConfirmAboveSetting,
+    LLMGen_StrictSetting,
     LLMGen_CacheSetting, LLMGen_CacheDirSetting, LLMGen_RunnerSetting,
     LLMGen_ReportSetting, LLMGen_EmitBundlesSetting, LLMGen_JobsSetting,
     LLMGen_SlotSetting, LLMGen_AlternateSetting
