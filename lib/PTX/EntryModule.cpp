@@ -93,11 +93,11 @@ std::pair<size_t, size_t> removedBytes(StringRef ptx, StringRef text) {
   if (!ptx.slice(lineStart, begin).trim().empty())
     return {begin, end};
   size_t after = ptx.find_first_not_of(" \t\r", end);
-  if (after == StringRef::npos)
-    end = ptx.size();
-  else if (ptx[after] == '\n' || ptx.substr(after).starts_with("//"))
-    end = ptx.find('\n', after) == StringRef::npos ? ptx.size()
-                                                   : ptx.find('\n', after) + 1;
+  if (after == StringRef::npos || ptx[after] == '\n' ||
+      ptx.substr(after).starts_with("//")) {
+    size_t newline = ptx.find('\n', end);
+    end = newline == StringRef::npos ? ptx.size() : newline + 1;
+  }
   begin = lineStart;
   for (size_t cursor = begin; cursor > 0;) {
     size_t above = lineStartOf(ptx, cursor - 1);

@@ -218,7 +218,6 @@ void ModuleCompiler::optimize(bool executed) {
   context.search = &checks;
   context.provider = provider.get();
   context.verifier = verifier.get();
-  context.referencePtx = reference->ptx;
   context.referenceResources = referenceResources;
   context.remark = [this](const llvm::Twine &message) { remark(message); };
   runOptimizationRounds(work, context, executed);

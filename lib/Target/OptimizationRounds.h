@@ -33,7 +33,6 @@ struct RoundsContext {
   const SearchSettings *search = nullptr;
   llm::Provider *provider = nullptr;
   ExecutionVerifier *verifier = nullptr;
-  std::string referencePtx;
   /// ptxas -v of the reference, for the prompt.
   std::vector<ptx::ResourceReport> referenceResources;
   /// Says the outcome of each round (a remark on the module).

@@ -5,7 +5,10 @@
 // shows that reference, and an answer that uses Hopper's own instructions
 // (setmaxnreg, wgmma.fence) passes lint and ptxas -arch=sm_90a. Both
 // objects are #nvvm.target<chip = "sm_90a">. Under chip=sm_90 the same
-// answer is rejected by lint.
+// answer is rejected by lint. With verify=exec the bundle says chip sm_90a;
+// llmptx-runner ran it on an H200 (Inputs/h200/hopper) and results_replay
+// hands the results back: the candidate passed every check and is slower
+// (its .maxnreg 64 halves the occupancy), so select=auto keeps the reference.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90a provider=exec cache=off mode=optimize verify=compile select=llm repairs=0 report=%t/report.json" \
@@ -17,6 +20,12 @@
 // RUN: %python -m llmptx.gpu_binary %t/out.mlir --object 0 -o %t/selected.ptx
 // RUN: %ptxas -arch=sm_90a %t/selected.ptx -o %t/selected.cubin
 // RUN: FileCheck %s --input-file=%t/selected.ptx --check-prefix=SELECTED
+
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/hopper/results.json --ran %S/Inputs/h200/hopper/bundles" \
+// RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90a provider=exec cache=off verify=exec emit-bundles=%t/bundles" \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXEC
+// RUN: FileCheck %s --input-file=%t/bundles/kernels.vadd.bundle.json --check-prefix=BUNDLE
 
 // RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90 provider=exec cache=off verify=compile select=llm repairs=0" \
@@ -44,3 +53,6 @@
 // SELECTED-NEXT: wgmma.fence.sync.aligned;
 
 // SM90: remark: llmgen: @vadd: using the NVPTX reference: no valid candidate: sample 0: lint-error (candidate.ptx:{{[0-9]+}}:2: error: 'setmaxnreg.dec.sync.aligned.u32' needs the architecture-specific target sm_90a (target is sm_90) [instruction-not-on-target])
+
+// EXEC: remark: llmgen: @vadd: using the NVPTX reference: candidate s0r0 passed but is slower: 0.59x the reference (95% CI 0.59..0.59, slower)
+// BUNDLE: "chip": "sm_90a",

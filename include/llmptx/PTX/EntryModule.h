@@ -24,7 +24,10 @@ namespace llmptx::ptx {
 /// order and text. The functions and variables it does not use are left
 /// out with the comment lines just above them (`// .globl name`). A module
 /// that holds nothing else comes back unchanged, byte for byte. Fails when
-/// `ptx` does not parse or has no `.entry` named `entry`.
+/// `ptx` does not parse or has no `.entry` named `entry`. Other module-scope
+/// directives stay as written, so an `.alias` or a debug `.section` that
+/// names a left-out function would dangle; the NVPTX backend emits neither
+/// for the reference.
 llvm::Expected<std::string> extractEntryModule(llvm::StringRef ptx,
                                                llvm::StringRef entry);
 

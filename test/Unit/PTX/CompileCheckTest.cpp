@@ -145,6 +145,21 @@ TEST(CompileCheckTest, CompileErrorsBecomeLocatedDiagnostics) {
   }
 }
 
+TEST(CompileCheckTest, ArchitectureSpecificChipsGoToPtxasFirst) {
+  // nvJitLink runs in this process and CUDA 13.0's crashes on some wgmma
+  // code (test/PTX/regression-sm90a-nvjitlink-crash.test); plain chips
+  // keep it.
+  std::optional<CudaToolkit> tk = realToolkit();
+  if (!tk || tk->ptxasPath.empty() || tk->nvJitLinkPath.empty())
+    GTEST_SKIP() << "needs both ptxas and libnvJitLink";
+  std::string text = test::readCorpus("triton/matmul_wgmma.ptx");
+  CompileResult r = compilePtx(text, "sm_90a", *tk);
+  EXPECT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.tool, "ptxas");
+  std::string plain = test::readCorpus("nvptx/block_reduce_shared.ptx");
+  EXPECT_EQ(compilePtx(plain, "sm_90", *tk).tool, "nvJitLink");
+}
+
 TEST(CompileCheckTest, MissingToolIsAnErrorNotACrash) {
   CudaToolkit none;
   CompileResult r = compilePtx(".version 8.0\n", "sm_90", none, {});

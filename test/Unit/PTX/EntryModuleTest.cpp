@@ -1,7 +1,7 @@
 //===- EntryModuleTest.cpp - Tests of the one-entry PTX module --*- C++ -*-===//
 
-#include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/PTX/EntryModule.h"
+#include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/PTX/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -105,8 +105,8 @@ std::vector<std::string> keptNames(llvm::StringRef extracted) {
 TEST(EntryModuleTest, KeepsTheEntryItsCalleesAndTheirVariables) {
   llvm::Expected<std::string> scaled = extractEntryModule(TwoKernels, "scaled");
   ASSERT_TRUE(static_cast<bool>(scaled)) << llvm::toString(scaled.takeError());
-  EXPECT_EQ(keptNames(*scaled), (std::vector<std::string>{
-                                    "lookup", "scaled", "lookup", "table"}));
+  EXPECT_EQ(keptNames(*scaled),
+            (std::vector<std::string>{"lookup", "scaled", "lookup", "table"}));
   EXPECT_EQ(scaled->find("count"), std::string::npos) << *scaled;
   EXPECT_EQ(scaled->find("hits"), std::string::npos) << *scaled;
   EXPECT_EQ(scaled->find("global_smem"), std::string::npos) << *scaled;
@@ -123,11 +123,9 @@ TEST(EntryModuleTest, KeepsNoneOfTheOtherKernelsDefinitions) {
   EXPECT_EQ(keptNames(*count),
             (std::vector<std::string>{"count", "hits", "global_smem"}));
   for (const char *other : {"scaled", "lookup", "table"})
-    EXPECT_EQ(count->find(other), std::string::npos) << other << "\n"
-                                                     << *count;
+    EXPECT_EQ(count->find(other), std::string::npos) << other << "\n" << *count;
   // Its variable keeps its comment; the other kernel's `.globl` comment goes.
-  EXPECT_NE(count->find("hits = 0; // counted by @count\n"),
-            std::string::npos);
+  EXPECT_NE(count->find("hits = 0; // counted by @count\n"), std::string::npos);
   EXPECT_EQ(count->find("// .globl\tscaled"), std::string::npos);
 }
 
@@ -162,8 +160,8 @@ TEST(EntryModuleTest, EachExtractionAssemblesAlone) {
   }
   CompileOptions ptxasOnly;
   ptxasOnly.backend = CompileBackend::Ptxas;
-  for (auto [entry, other] : {std::pair{"scaled", "count"},
-                               std::pair{"count", "scaled"}}) {
+  for (auto [entry, other] :
+       {std::pair{"scaled", "count"}, std::pair{"count", "scaled"}}) {
     llvm::Expected<std::string> extracted =
         extractEntryModule(TwoKernels, entry);
     ASSERT_TRUE(static_cast<bool>(extracted));
