@@ -336,3 +336,14 @@ llmptx::runtime::evaluateExpression(std::string_view text,
     return Failure{expression.error()};
   return expression->evaluate(bindings);
 }
+
+std::string llmptx::runtime::formatSizes(const SizeBindings &sizes,
+                                         std::string_view separator) {
+  std::string text;
+  for (const auto &[name, value] : sizes) {
+    if (!text.empty())
+      text += separator;
+    text += name + "=" + std::to_string(value);
+  }
+  return text;
+}

@@ -763,9 +763,7 @@ llmptx::runtime::parseResultsJson(std::string_view text) {
 //===----------------------------------------------------------------------===//
 
 static std::string describeEntry(const ShapeResult &shape) {
-  std::string text;
-  for (const auto &[name, value] : shape.shape)
-    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  std::string text = formatSizes(shape.shape);
   if (text.empty())
     text = "(no sizes)";
   if (!shape.offsets.empty()) {
@@ -910,14 +908,6 @@ static std::string describeSpeedup(const CandidateTiming &timing) {
          std::to_string(timing.candidateMs.runs) + " runs)";
 }
 
-/// "N=1048583" of a timing's shape.
-static std::string shapeText(const SizeBindings &shape) {
-  std::string text;
-  for (const auto &[name, value] : shape)
-    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
-
 /// The summary of a candidate that passed: checks, speed (at the timing
 /// shape and the largest checked one), confirmation, rates and resources.
 static std::string describePassed(const BundleResult &bundle,
@@ -932,9 +922,9 @@ static std::string describePassed(const BundleResult &bundle,
   const CandidateTiming &timing = *candidate.timing;
   line += "; " + describeSpeedup(timing);
   if (candidate.largestShapeTiming)
-    line += "\n    at " + shapeText(timing.shape) +
+    line += "\n    at " + formatSizes(timing.shape) +
             "; at the largest checked shape " +
-            shapeText(candidate.largestShapeTiming->shape) + ": " +
+            formatSizes(candidate.largestShapeTiming->shape) + ": " +
             describeSpeedup(*candidate.largestShapeTiming);
   if (const std::optional<Confirmation> &confirmation = candidate.confirmation)
     line += "\n    confirmation " + std::string(verdictName(confirmation->verdict)) +

@@ -357,15 +357,20 @@ static void addKernels(const KernelDescription &kernel,
   }
 }
 
-/// `bundle` at `shape`: the compulsory traffic, the stated flops and the
+/// `probe` at `shape`: the compulsory traffic, the stated flops and the
 /// allocation of one kernel's buffers; nothing when it cannot be planned
 /// (a grid dimension over the device limits, say).
 struct ShapeCost {
   uint64_t bytes = 0;
   uint64_t flops = 0;
   uint64_t allocation = 0;
+
+  bool fits() const { return allocation <= kProductionAllocationBytes; }
+  bool isProductionSize() const {
+    return bytes >= kProductionBytes || flops >= kProductionFlops;
+  }
 };
-static std::optional<ShapeCost> costAt(runtime::VerificationBundle probe,
+static std::optional<ShapeCost> costAt(runtime::VerificationBundle &probe,
                                        const runtime::SizeBindings &shape) {
   probe.timing.production = shape;
   auto plan = runtime::planShape(probe, probe.shapes.size(), 0);
@@ -393,22 +398,23 @@ llmptx::productionShape(const runtime::VerificationBundle &bundle,
     return std::nullopt;
   // The largest correctness shape is where doubling starts; when it is
   // already large enough, speed is decided there.
-  size_t largest = runtime::largestCheckedShapeIndex(bundle);
-  runtime::SizeBindings shape = bundle.shapes[largest];
-  for (unsigned doublings = 0; doublings < 48; ++doublings) {
-    std::optional<ShapeCost> cost = costAt(bundle, shape);
-    if (!cost || cost->allocation > kProductionAllocationBytes)
-      return std::nullopt;
-    if (cost->bytes >= kProductionBytes || cost->flops >= kProductionFlops)
-      return doublings ? std::optional(shape) : std::nullopt;
+  runtime::VerificationBundle probe = bundle;
+  runtime::SizeBindings shape =
+      bundle.shapes[runtime::largestCheckedShapeIndex(bundle)];
+  std::optional<ShapeCost> cost = costAt(probe, shape);
+  if (!cost || !cost->fits() || cost->isProductionSize())
+    return std::nullopt;
+  for (unsigned doublings = 1; doublings <= 48; ++doublings) {
     runtime::SizeBindings next = shape;
     for (auto &[size, value] : next)
       value *= 2;
-    std::optional<ShapeCost> nextCost = costAt(bundle, next);
+    cost = costAt(probe, next);
     // Stop at the last shape that can run within the allocation budget.
-    if (!nextCost || nextCost->allocation > kProductionAllocationBytes)
-      return doublings ? std::optional(shape) : std::nullopt;
+    if (!cost || !cost->fits())
+      return doublings > 1 ? std::optional(shape) : std::nullopt;
     shape = std::move(next);
+    if (cost->isProductionSize())
+      return shape;
   }
   return shape;
 }

@@ -49,7 +49,6 @@ llvm::StringRef attemptStatusName(AttemptStatus status);
 struct SearchSettings {
   std::string chip;
   std::string ptxIsa;
-  unsigned samples = 1;
   unsigned repairs = 2;
   bool optimize = false;
   /// The checks asked for; Compile needs `toolkit`.
@@ -158,8 +157,7 @@ struct SampleOutcome {
 
 /// Runs the ask-validate-repair loop of one sample of one kernel.
 SampleOutcome searchSample(const KernelDescription &kernel,
-                           const llm::KernelSpec &spec,
-                           llvm::StringRef measurements, unsigned sample,
+                           const llm::KernelSpec &spec, unsigned sample,
                            llm::Provider &provider,
                            const SearchSettings &settings);
 

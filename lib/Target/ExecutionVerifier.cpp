@@ -26,16 +26,12 @@ ExecutionVerifier::ExecutionVerifier(
     const TargetSettings &settings, llvm::StringRef moduleName,
     llvm::StringRef referencePtx,
     std::function<void(const llvm::Twine &)> remark)
-    : chip(settings.chip), confirmAbove(settings.confirmAbove),
-      runner(settings.runner),
-      emitBundles(settings.emitBundles), moduleName(moduleName.str()),
-      referencePtx(referencePtx.str()),
-      wantExecution(settings.verification == llmgen::VerifyLevel::Exec),
-      remark(std::move(remark)) {
+    : settings(settings), moduleName(moduleName.str()),
+      referencePtx(referencePtx.str()), remark(std::move(remark)) {
   if (!writesBundles())
     return;
-  if (!emitBundles.empty()) {
-    directory = emitBundles;
+  if (!settings.emitBundles.empty()) {
+    directory = settings.emitBundles;
     if (std::error_code ec = llvm::sys::fs::create_directories(directory))
       directoryError = "cannot create " + directory + ": " + ec.message();
     return;
@@ -48,7 +44,8 @@ ExecutionVerifier::ExecutionVerifier(
 }
 
 ExecutionVerifier::~ExecutionVerifier() {
-  if (!directory.empty() && emitBundles.empty() && directoryError.empty())
+  if (!directory.empty() && settings.emitBundles.empty() &&
+      directoryError.empty())
     llvm::sys::fs::remove_directories(directory);
 }
 
@@ -77,9 +74,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   std::vector<KernelWork *> bundled;
   for (auto &[kernel, candidates] : batch) {
     llvm::Expected<runtime::VerificationBundle> bundle =
-        buildBundle(*kernel->description, chip, referencePtx, candidates);
-    if (bundle)
-      bundle->timing.confirmAbove = confirmAbove;
+        buildBundle(*kernel->description, settings.chip, referencePtx,
+                    candidates);
     if (!bundle) {
       kernel->execNote = "cannot verify @" + kernel->description->name +
                          " by execution: " + llvm::toString(bundle.takeError());
@@ -87,6 +83,7 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
         remark("llmgen: " + kernel->execNote);
       continue;
     }
+    bundle->timing.confirmAbove = settings.confirmAbove;
     llvm::Expected<std::string> path = writeBundle(*bundle, suffix);
     if (!path) {
       kernel->execNote = llvm::toString(path.takeError());
@@ -95,10 +92,10 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
     bundlePaths.push_back(*path);
     bundled.push_back(kernel);
   }
-  if (!wantExecution || bundlePaths.empty())
+  if (!wantsExecution() || bundlePaths.empty())
     return false;
   llvm::Expected<std::string> results =
-      runBundles(bundlePaths, runner, directory);
+      runBundles(bundlePaths, settings.runner, directory);
   if (!results) {
     std::string message = llvm::toString(results.takeError());
     for (KernelWork *kernel : bundled)

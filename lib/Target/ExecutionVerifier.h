@@ -37,7 +37,9 @@ public:
   ExecutionVerifier &operator=(const ExecutionVerifier &) = delete;
 
   /// Whether bundles are written at all (verify=exec or emit-bundles).
-  bool writesBundles() const { return wantExecution || !emitBundles.empty(); }
+  bool writesBundles() const {
+    return wantsExecution() || !settings.emitBundles.empty();
+  }
 
   /// Writes one bundle per kernel of `batch` (file name suffix `suffix`)
   /// and, with verify=exec, runs them and copies the results into the
@@ -51,13 +53,14 @@ private:
   writeBundle(const runtime::VerificationBundle &bundle,
               llvm::StringRef suffix);
 
-  std::string chip;
-  double confirmAbove;
-  std::string runner;
-  std::string emitBundles;
+  bool wantsExecution() const {
+    return settings.verification == llmgen::VerifyLevel::Exec;
+  }
+
+  /// The module's settings; they outlive the verifier.
+  const TargetSettings &settings;
   std::string moduleName;
   std::string referencePtx;
-  bool wantExecution;
   std::function<void(const llvm::Twine &)> remark;
   std::string directory;
   std::string directoryError;

@@ -433,9 +433,7 @@ llmptx::checkProposedLaunch(const LaunchConfig &launch,
       continue;
     for (const runtime::SizeBindings &shape : freedom.shapes) {
       runtime::ValueOrError<int64_t> value = expression->evaluate(shape);
-      std::string at;
-      for (const auto &[name, size] : shape)
-        at += (at.empty() ? "" : ", ") + name + "=" + std::to_string(size);
+      std::string at = runtime::formatSizes(shape, ", ");
       if (!value) {
         problems.push_back(
             llvm::formatv("grid[{0}] at ({1}): {2}", i, at, value.error()));

@@ -124,7 +124,6 @@ llvm::Error ModuleCompiler::connectProvider() {
 void ModuleCompiler::prepareChecks() {
   checks.chip = settings.chip;
   checks.ptxIsa = ptxIsaOf(reference->ptx);
-  checks.samples = settings.samples;
   checks.repairs = settings.repairs;
   checks.optimize = settings.mode == llmgen::Mode::Optimize;
   checks.model = settings.model;
@@ -139,6 +138,8 @@ void ModuleCompiler::prepareChecks() {
            llvm::toString(toolkit.takeError()) + ")");
     checks.level = CheckLevel::Lint;
   }
+  // ptxas -v of the reference, for the optimization prompts.
+  std::vector<ptx::ResourceReport> referenceResources;
   if (checks.optimize && checks.toolkit)
     referenceResources =
         ptx::compilePtx(reference->ptx, settings.chip, *checks.toolkit)
@@ -195,8 +196,8 @@ void ModuleCompiler::search() {
   runTasks(progress->tasks, settings.jobs, [&](unsigned task) {
     KernelWork &item = work[task / samples];
     unsigned sample = task % samples;
-    item.samples[sample] = searchSample(*item.description, item.spec,
-                                        StringRef(), sample, *provider, checks);
+    item.samples[sample] = searchSample(*item.description, item.spec, sample,
+                                        *provider, checks);
     ++progress->finished;
   });
 }
@@ -211,14 +212,10 @@ void ModuleCompiler::optimize(bool executed) {
   if (!checks.optimize || settings.rounds <= 0)
     return;
   RoundsContext context;
-  context.rounds = settings.rounds;
-  context.samples = settings.samples;
-  context.jobs = settings.jobs;
-  context.confirmAbove = settings.confirmAbove;
+  context.settings = &settings;
   context.search = &checks;
   context.provider = provider.get();
   context.verifier = verifier.get();
-  context.referenceResources = referenceResources;
   context.remark = [this](const llvm::Twine &message) { remark(message); };
   runOptimizationRounds(work, context, executed);
 }

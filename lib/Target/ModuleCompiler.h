@@ -100,7 +100,6 @@ private:
   std::vector<KernelDescription> kernels;
   std::unique_ptr<llm::Provider> provider;
   SearchSettings checks;
-  std::vector<ptx::ResourceReport> referenceResources;
   std::unique_ptr<ExecutionVerifier> verifier;
   std::vector<KernelWork> work;
   /// Progress lines: "[finished/tasks] @kernel sample 0 round 0: ...".

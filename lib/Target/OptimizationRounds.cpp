@@ -42,7 +42,7 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
     // The reference as the first prompt showed it: this kernel's entry only.
     described.ptx = work.spec.referencePtx;
     described.measurements = work.referenceMeasurements;
-    ptxas = resourcesText(context.referenceResources, name);
+    ptxas = work.spec.referenceResources;
   } else {
     described.name = incumbent->name();
     described.ptx = incumbent->ptx;
@@ -50,17 +50,13 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
       described.launch = launchBlockText(*incumbent->launch);
     described.measurements = "speed: " + describeSpeed(*incumbent) + "\n";
     if (const std::optional<runtime::CandidateTiming> &largest =
-            incumbent->largestShapeTiming) {
-      std::string shape;
-      for (const auto &[size, value] : largest->shape)
-        shape += (shape.empty() ? "" : ", ") + size + "=" +
-                 std::to_string(value);
+            incumbent->largestShapeTiming)
       described.measurements +=
           llvm::formatv("speed at the largest checked shape ({0}): {1:f2}x "
                         "the reference\n",
-                        shape, largest->speedup.speedup)
+                        runtime::formatSizes(largest->shape, ", "),
+                        largest->speedup.speedup)
               .str();
-    }
     described.measurements += incumbent->measurements;
     ptxas = resourcesText(incumbent->resources, name);
     if (!work.referenceMeasurements.empty())
@@ -108,10 +104,11 @@ askRound(const std::vector<KernelWork *> &active, unsigned round,
     prompts.push_back(llm::renderImprovePrompt(
         item->spec, describeIncumbent(*item, item->incumbent, context), round));
   std::vector<std::vector<SampleOutcome>> outcomes(active.size());
-  for (std::vector<SampleOutcome> &samples : outcomes)
-    samples.resize(context.samples);
-  runTasks(active.size() * context.samples, context.jobs, [&](unsigned task) {
-    unsigned index = task / context.samples, sample = task % context.samples;
+  unsigned samples = context.settings->samples;
+  for (std::vector<SampleOutcome> &kernelSamples : outcomes)
+    kernelSamples.resize(samples);
+  runTasks(active.size() * samples, context.settings->jobs, [&](unsigned task) {
+    unsigned index = task / samples, sample = task % samples;
     outcomes[index][sample] =
         improveSample(*active[index]->description, prompts[index], round,
                       sample, *context.provider, *context.search);
@@ -160,7 +157,7 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
                        unsigned round, const RoundsContext &context) {
   RoundRecord &record = item.rounds.back();
   const Candidate *incumbent = item.incumbent;
-  if (incumbent && !canLead(*incumbent, context.confirmAbove)) {
+  if (incumbent && !canLead(*incumbent, context.settings->confirmAbove)) {
     // Re-verified beside the round's candidates, it no longer leads.
     std::string why = incumbent->verdictDetails;
     if (why.empty())
@@ -177,7 +174,7 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
   rankCandidates(made);
   const Candidate *best = nullptr;
   for (const Candidate *candidate : made)
-    if (canLead(*candidate, context.confirmAbove)) {
+    if (canLead(*candidate, context.settings->confirmAbove)) {
       best = candidate;
       break;
     }
@@ -217,9 +214,10 @@ static bool judgeRound(KernelWork &item, std::vector<Candidate *> made,
 void llmptx::runOptimizationRounds(std::vector<KernelWork> &work,
                                    const RoundsContext &context,
                                    bool executed) {
+  unsigned rounds = context.settings->rounds;
   std::vector<KernelWork *> active =
-      startRounds(work, executed, context.confirmAbove);
-  for (unsigned round = 1; round <= context.rounds && !active.empty();
+      startRounds(work, executed, context.settings->confirmAbove);
+  for (unsigned round = 1; round <= rounds && !active.empty();
        ++round) {
     std::vector<std::vector<SampleOutcome>> outcomes =
         askRound(active, round, context);
@@ -252,5 +250,5 @@ void llmptx::runOptimizationRounds(std::vector<KernelWork> &work,
         active.push_back(item);
   }
   for (KernelWork *item : active)
-    item->roundsNote = llvm::formatv("all {0} round(s) ran", context.rounds);
+    item->roundsNote = llvm::formatv("all {0} round(s) ran", rounds);
 }

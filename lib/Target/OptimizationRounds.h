@@ -13,7 +13,7 @@
 #include "ExecutionVerifier.h"
 #include "KernelWork.h"
 
-#include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/Target/TargetSettings.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -25,21 +25,16 @@ namespace llmptx {
 
 /// What the rounds need of the module and its settings.
 struct RoundsContext {
-  unsigned rounds = 0;
-  unsigned samples = 1;
-  unsigned jobs = 0;
-  /// A speedup above this leads only once confirmed.
-  double confirmAbove = 10;
+  /// rounds, samples, jobs and confirm-above.
+  const TargetSettings *settings = nullptr;
   const SearchSettings *search = nullptr;
   llm::Provider *provider = nullptr;
   ExecutionVerifier *verifier = nullptr;
-  /// ptxas -v of the reference, for the prompt.
-  std::vector<ptx::ResourceReport> referenceResources;
   /// Says the outcome of each round (a remark on the module).
   std::function<void(const llvm::Twine &)> remark;
 };
 
-/// Runs up to `context.rounds` rounds. While a kernel's last round gained,
+/// Runs up to `rounds` rounds. While a kernel's last round gained,
 /// `samples` new conversations are asked to beat its incumbent (shown with
 /// what was measured); they are verified and timed in one bundle with the
 /// incumbent re-timed beside them, and the fastest is kept only when its

@@ -95,6 +95,18 @@ llmptx::runBundles(const std::vector<std::string> &bundlePaths,
   return (*results)->getBuffer().str();
 }
 
+/// ", 62% of the device's 4814 GB/s" (`peakText`), or ", above the
+/// device's 4814 GB/s" and `aboveNote` when `rate` exceeds `peak`.
+static std::string againstPeak(double rate, double peak,
+                               const llvm::Twine &peakText,
+                               llvm::StringRef aboveNote = "") {
+  if (rate > peak)
+    return (", above the device's " + peakText + aboveNote).str();
+  return (llvm::formatv(", {0:f0}% of the device's ", 100 * rate / peak) +
+          peakText)
+      .str();
+}
+
 /// What the runner measured of one kernel, one fact per line: its median
 /// time at the timing shape, the rates against the device's peaks, its
 /// resources and occupancy.
@@ -105,30 +117,20 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
   std::string text;
   llvm::raw_string_ostream os(text);
   if (timing) {
-    std::string shape;
-    for (const auto &[size, value] : timing->shape)
-      shape += llvm::formatv("{0}{1}={2}", shape.empty() ? "" : ", ", size,
-                             value)
-                   .str();
     const runtime::TimingStats &stats =
         reference ? timing->referenceMs : timing->candidateMs;
     os << llvm::formatv("time: {0:f4} ms median over {1} runs (p10 {2:f4}, "
                         "p90 {3:f4}) at ({4}), L2 flushed before each run\n",
-                        stats.median, stats.runs, stats.p10, stats.p90, shape);
+                        stats.median, stats.runs, stats.p10, stats.p90,
+                        runtime::formatSizes(timing->shape, ", "));
     std::optional<double> gbs =
         reference ? timing->referenceGbs : timing->candidateGbs;
     if (gbs && timing->bytes) {
       os << llvm::formatv("memory: {0:f0} GB/s of the {1} bytes it must move",
                           *gbs, *timing->bytes);
       if (double peak = device.memoryBandwidthGbs(); peak > 0)
-        os << (*gbs > peak
-                   ? llvm::formatv(", above the device's {0:f0} GB/s (caches "
-                                   "served part of it)",
-                                   peak)
-                         .str()
-                   : llvm::formatv(", {0:f0}% of the device's {1:f0} GB/s",
-                                   100 * *gbs / peak, peak)
-                         .str());
+        os << againstPeak(*gbs, peak, llvm::formatv("{0:f0} GB/s", peak),
+                          " (caches served part of it)");
       os << "\n";
     }
     std::optional<double> gflops =
@@ -140,16 +142,9 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
           resources ? resources->sass : std::nullopt);
       os << llvm::formatv("compute: {0:f0} GFLOP/s", *gflops);
       if (double peak = device.peakGflops(unit); peak > 0)
-        os << (*gflops > peak
-                   ? llvm::formatv(", above the device's {0} peak of {1:f0} "
-                                   "GFLOP/s",
-                                   runtime::computeUnitName(unit), peak)
-                         .str()
-                   : llvm::formatv(", {0:f0}% of the device's {1} peak of "
-                                   "{2:f0} GFLOP/s",
-                                   100 * *gflops / peak,
-                                   runtime::computeUnitName(unit), peak)
-                         .str());
+        os << againstPeak(*gflops, peak,
+                          llvm::formatv("{0} peak of {1:f0} GFLOP/s",
+                                        runtime::computeUnitName(unit), peak));
       os << "\n";
     }
   }
@@ -183,11 +178,6 @@ describeMeasurements(const runtime::CandidateTiming *timing, bool reference,
 /// where a candidate first failed, with its first differing elements, which
 /// tell the model (and the user) what went wrong.
 static std::string describeFailure(const runtime::ShapeResult &shape) {
-  std::string where;
-  for (const auto &[size, value] : shape.shape)
-    where +=
-        llvm::formatv("{0}{1}={2}", where.empty() ? "" : ", ", size, value)
-            .str();
   std::string examples;
   for (const runtime::ElementReport &element :
        llvm::ArrayRef(shape.mismatches).take_front(5)) {
@@ -200,7 +190,8 @@ static std::string describeFailure(const runtime::ShapeResult &shape) {
                     .str();
   }
   return llvm::formatv("{0} at shape ({1}) offset {2}: {3}{4}",
-                       runtime::verdictName(shape.verdict), where,
+                       runtime::verdictName(shape.verdict),
+                       runtime::formatSizes(shape.shape, ", "),
                        shape.offset, shape.details, examples);
 }
 

@@ -152,7 +152,6 @@ static std::string explainMissing(const KernelWork &work) {
 /// select=llm: the best usable candidate at whatever level it reached.
 static KernelChoice chooseLLM(const KernelWork &work, const Candidate *best) {
   KernelChoice choice;
-  choice.verification = highestLevel(work.candidates);
   if (!best) {
     choice.reason = explainMissing(work);
     choice.fellBack = true;
@@ -209,7 +208,6 @@ static std::string passedOver(const Candidate &candidate,
 static KernelChoice chooseAuto(const KernelWork &work, const Candidate *best,
                                const SelectionPolicy &policy) {
   KernelChoice choice;
-  choice.verification = highestLevel(work.candidates);
   for (const Candidate *candidate : work.candidates) {
     if (!candidate->passedExecution())
       continue;
@@ -262,18 +260,19 @@ KernelChoice llmptx::chooseObject(KernelWork &work,
       break;
     }
 
+  KernelChoice choice;
   switch (policy.select) {
-  case llmgen::SelectPolicy::NVPTX: {
-    KernelChoice choice;
-    choice.verification = highestLevel(work.candidates);
+  case llmgen::SelectPolicy::NVPTX:
     choice.reason = "select=nvptx";
     choice.alternate = best;
-    return choice;
-  }
+    break;
   case llmgen::SelectPolicy::LLM:
-    return chooseLLM(work, best);
+    choice = chooseLLM(work, best);
+    break;
   case llmgen::SelectPolicy::Auto:
+    choice = chooseAuto(work, best, policy);
     break;
   }
-  return chooseAuto(work, best, policy);
+  choice.verification = highestLevel(work.candidates);
+  return choice;
 }

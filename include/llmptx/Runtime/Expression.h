@@ -25,6 +25,10 @@ namespace llmptx::runtime {
 /// Values of the symbolic problem sizes for one shape, e.g. {N: 97}.
 using SizeBindings = std::map<std::string, int64_t>;
 
+/// "K=2048 M=2048" (names in order, joined by `separator`); "" for none.
+std::string formatSizes(const SizeBindings &sizes,
+                        std::string_view separator = " ");
+
 class Expression {
 public:
   /// Parses `text`; errors name the column ("column 5: expected ')'").
