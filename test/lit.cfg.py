@@ -68,6 +68,24 @@ if config.system_mlir_opt and os.path.exists(config.system_mlir_opt):
     config.substitutions.append(("%system_mlir_opt", config.system_mlir_opt))
 
 
+
+def terminal_available():
+    """Whether script(1) can give a command a pseudo-terminal."""
+    script = shutil.which("script")
+    if not script:
+        return False
+    try:
+        out = subprocess.run([script, "-qec", "true", "/dev/null"],
+                             capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0
+
+
+if terminal_available():
+    config.available_features.add("terminal")
+
+
 def gpu_present():
     if os.environ.get("LLMPTX_TEST_NO_GPU"):
         return False

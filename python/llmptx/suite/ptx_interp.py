@@ -519,6 +519,15 @@ class Thread:
         self.steps = 0
 
 
+def _resume(threads):
+    """Releases threads waiting at a barrier or warp collective: each goes
+    on past the instruction it waited at."""
+    for t in threads:
+        t.state = 'run'
+        t.wait = None
+        t.pc += 1
+
+
 class Block:
     def __init__(self, ctaid, shared_size):
         self.ctaid = ctaid
@@ -1679,10 +1688,7 @@ class Launch:
                 group = group[:count] if len(group) >= count else []
                 ready = bool(group)
             if ready:
-                for t in group:
-                    t.state = 'run'
-                    t.wait = None
-                    t.pc += 1
+                _resume(group)
                 released = True
         return released
 
@@ -1717,53 +1723,43 @@ class Launch:
                                    '.aligned needs all 32' %
                                    (first[0], len(lanes), at[0].warp))
                 self._warp_matrix(first, lanes)
-                for t in at:
-                    t.state = 'run'
-                    t.wait = None
-                    t.pc += 1
-                released = True
-                continue
-            if first[0] == 'wsync':
-                for t in at:
-                    t.state = 'run'
-                    t.wait = None
-                    t.pc += 1
-                released = True
-                continue
-            mode, d, dp, a, b, c, member = first[1:]
-            values = {lane: a(t) for lane, t in lanes.items()}
-            for lane, t in lanes.items():
-                bval = b(t) & 31
-                cv = c(t)
-                cval, segmask = cv & 31, (cv >> 8) & 31
-                max_lane = (lane & segmask) | (cval & ~segmask & 31)
-                min_lane = lane & segmask
-                if mode == 'up':
-                    j = lane - bval
-                    ok = j >= max_lane
-                elif mode == 'down':
-                    j = lane + bval
-                    ok = j <= max_lane
-                elif mode == 'bfly':
-                    j = lane ^ bval
-                    ok = j <= max_lane
-                else:
-                    j = min_lane | (bval & ~segmask & 31)
-                    ok = j <= max_lane
-                if not ok:
-                    j = lane
-                if j not in values:
-                    raise PtxError('shfl.sync reads lane %d, which is not '
-                                   'participating' % j)
-                d(t, values[j])
-                if dp:
-                    dp(t, ok)
-            for t in at:
-                t.state = 'run'
-                t.wait = None
-                t.pc += 1
+            elif first[0] != 'wsync':
+                self._exchange(first, lanes)
+            _resume(at)
             released = True
         return released
+
+    @staticmethod
+    def _exchange(first, lanes):
+        """shfl.sync of the arrived `lanes` (lane -> thread)."""
+        mode, d, dp, a, b, c = first[1:7]
+        values = {lane: a(t) for lane, t in lanes.items()}
+        for lane, t in lanes.items():
+            bval = b(t) & 31
+            cv = c(t)
+            cval, segmask = cv & 31, (cv >> 8) & 31
+            max_lane = (lane & segmask) | (cval & ~segmask & 31)
+            min_lane = lane & segmask
+            if mode == 'up':
+                j = lane - bval
+                ok = j >= max_lane
+            elif mode == 'down':
+                j = lane + bval
+                ok = j <= max_lane
+            elif mode == 'bfly':
+                j = lane ^ bval
+                ok = j <= max_lane
+            else:
+                j = min_lane | (bval & ~segmask & 31)
+                ok = j <= max_lane
+            if not ok:
+                j = lane
+            if j not in values:
+                raise PtxError('shfl.sync reads lane %d, which is not '
+                               'participating' % j)
+            d(t, values[j])
+            if dp:
+                dp(t, ok)
 
 
 def typ_signed(mods):
