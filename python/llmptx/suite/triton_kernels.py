@@ -85,8 +85,10 @@ def _define():
                  mask=(cc[:, None] < C) & (rr[None, :] < R))
 
     @triton.jit
-    def sgemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-              BK: tl.constexpr, GROUP: tl.constexpr):
+    def gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+             BK: tl.constexpr, GROUP: tl.constexpr,
+             PRECISION: tl.constexpr):
+        # sgemm with PRECISION='ieee' (no TF32); hgemm with f16 operands.
         pid = tl.program_id(0)
         num_m = tl.cdiv(M, BM)
         num_n = tl.cdiv(N, BN)
@@ -105,32 +107,7 @@ def _define():
                          mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
             bv = tl.load(b + ka[:, None] * N + rn[None, :],
                          mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
-            acc = tl.dot(av, bv, acc, input_precision='ieee')
-        tl.store(c + rm[:, None] * N + rn[None, :], acc,
-                 mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-    @triton.jit
-    def hgemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-              BK: tl.constexpr, GROUP: tl.constexpr):
-        pid = tl.program_id(0)
-        num_m = tl.cdiv(M, BM)
-        num_n = tl.cdiv(N, BN)
-        group = pid // (GROUP * num_n)
-        first_m = group * GROUP
-        size_m = min(num_m - first_m, GROUP)
-        pid_m = first_m + (pid % (GROUP * num_n)) % size_m
-        pid_n = (pid % (GROUP * num_n)) // size_m
-        rm = pid_m * BM + tl.arange(0, BM)
-        rn = pid_n * BN + tl.arange(0, BN)
-        rk = tl.arange(0, BK)
-        acc = tl.zeros([BM, BN], dtype=tl.float32)
-        for k0 in range(0, K, BK):
-            ka = k0 + rk
-            av = tl.load(a + rm[:, None] * K + ka[None, :],
-                         mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
-            bv = tl.load(b + ka[:, None] * N + rn[None, :],
-                         mask=(ka[:, None] < K) & (rn[None, :] < N), other=0.0)
-            acc = tl.dot(av, bv, acc)
+            acc = tl.dot(av, bv, acc, input_precision=PRECISION)
         tl.store(c + rm[:, None] * N + rn[None, :], acc,
                  mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -247,18 +224,14 @@ def launcher(name, t, s, z):
         r, c = z['R'], z['C']
         return lambda: k['transpose'][(_cdiv(c, 64), _cdiv(r, 64))](
             t['in'], t['out'], r, c, BM=64, BN=64)
-    if name == 'sgemm':
+    if name in ('sgemm', 'hgemm'):
         m, n, kk = z['M'], z['N'], z['K']
         grid = (_cdiv(m, 128) * _cdiv(n, 128),)
-        return lambda: k['sgemm'][grid](t['a'], t['b'], t['c'], m, n, kk,
-                                        BM=128, BN=128, BK=32, GROUP=8,
-                                        num_warps=8, num_stages=3)
-    if name == 'hgemm':
-        m, n, kk = z['M'], z['N'], z['K']
-        grid = (_cdiv(m, 128) * _cdiv(n, 128),)
-        return lambda: k['hgemm'][grid](t['a'], t['b'], t['c'], m, n, kk,
-                                        BM=128, BN=128, BK=64, GROUP=8,
-                                        num_warps=8, num_stages=3)
+        block_k, precision = (32, 'ieee') if name == 'sgemm' else (64, 'tf32')
+        return lambda: k['gemm'][grid](t['a'], t['b'], t['c'], m, n, kk,
+                                       BM=128, BN=128, BK=block_k, GROUP=8,
+                                       PRECISION=precision, num_warps=8,
+                                       num_stages=3)
     if name == 'gemv_i8':
         m, kk = z['M'], z['K']
         return lambda: k['gemv_i8'][(_cdiv(m, 16),)](
