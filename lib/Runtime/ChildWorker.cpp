@@ -137,9 +137,10 @@ struct ShapeState {
 };
 
 /// The byte outputs are poisoned with before each timed run: the integer
-/// poison of poisonBits(type, 1), so an element left unwritten reads as
+/// poison of the second run, so an element left unwritten reads as
 /// unwritten (a float one as a mismatch).
-constexpr unsigned char kTimedPoisonByte = 0x5c;
+const unsigned char kTimedPoisonByte =
+    static_cast<unsigned char>(poisonBits(ElementType::I8, 1));
 
 /// What a stage of a command returns besides nullopt (the command goes on)
 /// and an exit code (the worker stops): the command is over, its answer

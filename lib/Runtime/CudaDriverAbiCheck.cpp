@@ -35,9 +35,7 @@ static_assert(sizeof(cu::Result) == sizeof(CUresult) &&
               "enum sizes differ from cuda.h");
 
 static_assert(cu::SUCCESS == CUDA_SUCCESS &&
-                  cu::ERROR_INVALID_VALUE == CUDA_ERROR_INVALID_VALUE &&
                   cu::ERROR_DEINITIALIZED == CUDA_ERROR_DEINITIALIZED &&
-                  cu::ERROR_NO_DEVICE == CUDA_ERROR_NO_DEVICE &&
                   cu::ERROR_ILLEGAL_ADDRESS == CUDA_ERROR_ILLEGAL_ADDRESS &&
                   cu::ERROR_MISALIGNED_ADDRESS ==
                       CUDA_ERROR_MISALIGNED_ADDRESS &&

@@ -140,3 +140,13 @@ std::string llmptx::runtime::findCudaTool(const std::string &relativePath,
       std::string(kDefaultCudaToolkitRoot) + "/bin/" + relativePath;
   return isExecutableFile(underDefault) ? underDefault : std::string();
 }
+
+std::string
+llmptx::runtime::findComputeSanitizer(const std::string &explicitPath) {
+  if (!explicitPath.empty())
+    return isExecutableFile(explicitPath) ? explicitPath : std::string();
+  std::string found = findCudaTool("compute-sanitizer");
+  if (found.empty())
+    found = findCudaTool("../compute-sanitizer/compute-sanitizer");
+  return found;
+}

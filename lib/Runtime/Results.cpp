@@ -982,12 +982,10 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
   std::string peaks;
   if (double bandwidth = device.memoryBandwidthGbs(); bandwidth > 0)
     peaks += "memory " + formatRate(bandwidth) + " GB/s";
-  for (ComputeUnit unit : {ComputeUnit::FP32, ComputeUnit::FP64,
-                           ComputeUnit::TensorF16, ComputeUnit::TensorInt8})
+  for (ComputeUnit unit : kComputeUnits)
     if (double gflops = device.peakGflops(unit); gflops > 0)
       peaks += (peaks.empty() ? "" : ", ") + std::string(computeUnitName(unit)) +
-               " " + formatRate(gflops) +
-               (unit == ComputeUnit::TensorInt8 ? " GOP/s" : " GFLOP/s");
+               " " + formatRate(gflops) + " " + computeRateUnit(unit);
   if (!peaks.empty())
     text += "peaks: " + peaks + "\n";
   if (!results.sanitizerNote.empty())

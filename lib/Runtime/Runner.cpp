@@ -15,27 +15,10 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace llmptx::runtime;
 using namespace llmptx::runtime::json_support;
-
-static bool isExecutable(const std::string &path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
-}
-
-std::string
-llmptx::runtime::findComputeSanitizer(const std::string &explicitPath) {
-  if (!explicitPath.empty())
-    return isExecutable(explicitPath) ? explicitPath : std::string();
-  std::string found = findCudaTool("compute-sanitizer");
-  if (found.empty())
-    found = findCudaTool("../compute-sanitizer/compute-sanitizer");
-  return found;
-}
 
 /// Adds SASS statistics to the resources of the reference and of every
 /// candidate that loaded; says in `notes` what could not be measured.
@@ -663,17 +646,17 @@ private:
   /// shape when it fits in a quarter of the device's memory) and, with a
   /// production shape, at the largest correctness shape too.
   void runTiming() {
-    size_t shape = timingShapeIndex(bundle);
+    timingShape = timingShapeIndex(bundle);
     bool production = bundle.timing.production.has_value();
     if (production && !productionFits()) {
-      shape = largestCheckedShapeIndex(bundle);
+      timingShape = largestCheckedShapeIndex(bundle);
       production = false;
     }
     for (size_t c = 0; c < bundle.candidates.size(); ++c) {
       if (failed[c])
         continue;
       CandidateResult &candidate = result.candidates[c];
-      if (!timeCandidate(c, shape, bundle.seed, "after-timing",
+      if (!timeCandidate(c, timingShape, bundle.seed, "after-timing",
                          candidate.timing))
         return;
       if (production && !failed[c] &&
@@ -770,7 +753,7 @@ private:
         if (!checkCandidate(c, entryFor(s, v, "confirm-execution"), freshSeed))
           return false;
     if (!failed[c] &&
-        !timeCandidate(c, timingShapeIndex(bundle), freshSeed + 1,
+        !timeCandidate(c, timingShape, freshSeed + 1,
                        "confirm-after-timing", confirmation.timing))
       return false;
     if (!failed[c])
@@ -831,6 +814,10 @@ private:
   BundleResult result;
   std::vector<bool> failed;
   std::vector<bool> neverLaunch;
+  /// Where runTiming timed (the production shape, or the largest checked
+  /// one when the production shape does not fit); confirmation times there
+  /// too.
+  size_t timingShape = 0;
 };
 
 } // namespace

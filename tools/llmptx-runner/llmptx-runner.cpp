@@ -358,11 +358,10 @@ void printDevice(int ordinal, const DeviceInfo &device) {
     std::printf("memory bandwidth: %.0f GB/s (%g MHz, %d-bit bus)\n",
                 device.memoryBandwidthGbs(), device.memoryClockKhz / 1000.0,
                 device.memoryBusBits);
-  for (ComputeUnit unit : {ComputeUnit::FP32, ComputeUnit::FP64,
-                           ComputeUnit::TensorF16, ComputeUnit::TensorInt8})
+  for (ComputeUnit unit : kComputeUnits)
     if (double peak = device.peakGflops(unit); peak > 0)
       std::printf("%s: %.0f %s\n", computeUnitName(unit), peak,
-                  unit == ComputeUnit::TensorInt8 ? "GOP/s" : "GFLOP/s");
+                  computeRateUnit(unit));
   if (device.maxThreadsPerSm > 0)
     std::printf("threads per SM: %d\n", device.maxThreadsPerSm);
 }

@@ -41,9 +41,7 @@ using JitOption = int;
 
 // Results.
 constexpr Result SUCCESS = 0;
-constexpr Result ERROR_INVALID_VALUE = 1;
 constexpr Result ERROR_DEINITIALIZED = 4;
-constexpr Result ERROR_NO_DEVICE = 100;
 constexpr Result ERROR_ILLEGAL_ADDRESS = 700;
 constexpr Result ERROR_MISALIGNED_ADDRESS = 716;
 constexpr Result ERROR_INVALID_ADDRESS_SPACE = 717;

@@ -68,6 +68,11 @@ locateCudaToolkit(const std::string &explicitRoot = {});
 std::string findCudaTool(const std::string &relativePath,
                          const std::string &explicitRoot = {});
 
+/// `explicitPath` when it is an executable, else compute-sanitizer found
+/// as a tool (bin/compute-sanitizer, then the toolkit's
+/// compute-sanitizer/ folder); empty when none is installed.
+std::string findComputeSanitizer(const std::string &explicitPath);
+
 } // namespace llmptx::runtime
 
 #endif // LLMPTX_RUNTIME_CUDATOOLKIT_H

@@ -37,8 +37,18 @@ enum class ComputeUnit {
   TensorInt8, ///< IMMA, IGMMA: int8 tensor cores (dense)
 };
 
+/// Every unit, in the order peaks are listed.
+inline constexpr ComputeUnit kComputeUnits[] = {
+    ComputeUnit::FP32, ComputeUnit::FP64, ComputeUnit::TensorF16,
+    ComputeUnit::TensorInt8};
+
 /// "fp32", "fp64", "f16 tensor-core", "int8 tensor-core".
 const char *computeUnitName(ComputeUnit unit);
+
+/// The unit of a peak rate: "GOP/s" for int8, "GFLOP/s" otherwise.
+inline const char *computeRateUnit(ComputeUnit unit) {
+  return unit == ComputeUnit::TensorInt8 ? "GOP/s" : "GFLOP/s";
+}
 
 /// The unit a kernel's SASS shows it runs its arithmetic on: tensor-core
 /// instructions first, then double precision; fp32 otherwise (and when the

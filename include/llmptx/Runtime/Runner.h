@@ -21,6 +21,7 @@
 #define LLMPTX_RUNTIME_RUNNER_H
 
 #include "llmptx/Runtime/Bundle.h"
+#include "llmptx/Runtime/CudaToolkit.h"
 #include "llmptx/Runtime/Results.h"
 
 #include <cstdint>
@@ -73,9 +74,6 @@ struct BundleInput {
 VerificationResults runVerification(const std::vector<BundleInput> &bundles,
                                     const RunnerOptions &options,
                                     const DeviceInfo &device);
-
-/// The compute-sanitizer executable, or empty when none is installed.
-std::string findComputeSanitizer(const std::string &explicitPath);
 
 /// Entry point of a child process (llmptx-runner --child ...). `args` are
 /// the arguments after the program name. Returns the exit code.
