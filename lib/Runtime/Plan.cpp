@@ -109,6 +109,13 @@ uint64_t ShapePlan::largestElementCount() const {
   return largest;
 }
 
+uint64_t ShapePlan::allocationBytes() const {
+  uint64_t bytes = 0;
+  for (const BufferLayout &layout : buffers)
+    bytes += layout.allocationBytes;
+  return bytes;
+}
+
 uint64_t ShapePlan::compulsoryBytes() const {
   uint64_t bytes = 0;
   for (const BufferLayout &layout : buffers) {

@@ -670,10 +670,7 @@ private:
   /// of the device's memory; the note says when they do not.
   bool productionFits() {
     auto plan = planShape(bundle, bundle.shapes.size(), 0);
-    uint64_t bytes = 0;
-    if (plan)
-      for (const BufferLayout &layout : plan->buffers)
-        bytes += 2 * layout.allocationBytes;
+    uint64_t bytes = plan ? 2 * plan->allocationBytes() : 0;
     if (plan && (device.memoryBytes == 0 || bytes <= device.memoryBytes / 4))
       return true;
     result.timingNote =
@@ -695,8 +692,7 @@ private:
     double limit =
         options.timeoutSeconds + 4 * bundle.timing.maxMs / 1000.0;
     if (auto plan = planShape(bundle, shape, 0))
-      for (const BufferLayout &layout : plan->buffers)
-        limit += layout.allocationBytes / 50e6;
+      limit += plan->allocationBytes() / 50e6;
     OrderedJson command;
     command["op"] = "time";
     command["candidate"] = c;

@@ -85,6 +85,16 @@ std::string LaunchConfig::str() const {
       .str();
 }
 
+llvm::json::Object LaunchConfig::toJson() const {
+  llvm::json::Array gridJson, blockJson;
+  for (unsigned i = 0; i < 3; ++i) {
+    gridJson.push_back(grid[i]);
+    blockJson.push_back(block[i]);
+  }
+  return llvm::json::Object{{"grid", std::move(gridJson)},
+                            {"block", std::move(blockJson)}};
+}
+
 static runtime::LaunchSpec launchSpec(const LaunchConfig &launch) {
   runtime::LaunchSpec spec;
   spec.grid = launch.grid;
@@ -379,8 +389,7 @@ static std::optional<ShapeCost> costAt(runtime::VerificationBundle &probe,
   ShapeCost cost;
   cost.bytes = plan->compulsoryBytes();
   cost.flops = plan->flops.value_or(0);
-  for (const runtime::BufferLayout &layout : plan->buffers)
-    cost.allocation += layout.allocationBytes;
+  cost.allocation = plan->allocationBytes();
   return cost;
 }
 

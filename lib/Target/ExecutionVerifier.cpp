@@ -105,9 +105,16 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
              "; candidates are verified at the compile level only");
     return false;
   }
+  llvm::Expected<runtime::VerificationResults> parsed = readResults(*results);
+  if (!parsed) {
+    std::string message = llvm::toString(parsed.takeError());
+    for (KernelWork *kernel : bundled)
+      kernel->execNote = message;
+    return true;
+  }
   for (KernelWork *kernel : bundled)
     if (llvm::Error error =
-            applyResults(*results, kernel->description->name,
+            applyResults(*parsed, kernel->description->name,
                          kernel->candidates, &kernel->referenceMeasurements))
       kernel->execNote = llvm::toString(std::move(error));
   return true;

@@ -12,6 +12,8 @@
 
 #include "llmptx/PTX/AbiContract.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -97,6 +99,9 @@ struct LaunchConfig {
   bool operator!=(const LaunchConfig &other) const { return !(*this == other); }
   /// "grid (ceildiv(N, 256), 1, 1), block (256, 1, 1)".
   std::string str() const;
+  /// {"block": [256, 1, 1], "grid": ["ceildiv(N, 256)", "1", "1"]}: the
+  /// launch block of an answer, and of a candidate in the report.
+  llvm::json::Object toJson() const;
 };
 
 /// Where the host code reads a size at every launch of the kernel: a scalar

@@ -71,10 +71,14 @@ struct KernelWork {
     return all;
   }
 
-  /// The candidates of the first search's samples, in sample order.
+  /// The candidates of the first search's samples, in sample order, then
+  /// those of the rounds.
   void collectCandidates() {
     candidates.clear();
     for (SampleOutcome &sample : samples)
+      if (sample.candidate)
+        candidates.push_back(&*sample.candidate);
+    for (SampleOutcome &sample : roundSamples)
       if (sample.candidate)
         candidates.push_back(&*sample.candidate);
   }

@@ -364,21 +364,27 @@ DictionaryAttr ModuleCompiler::provenanceOf(bool selectedSlot) {
   return builder.getDictionaryAttr(perKernel);
 }
 
+void ModuleCompiler::appendModuleReport(llvm::json::Object moduleRecord,
+                                        llvm::json::Array kernelRecords) {
+  std::string error =
+      appendToReport(settings.report, settings.reportRecord(),
+                     std::move(moduleRecord), std::move(kernelRecords));
+  if (!error.empty())
+    emitWarning(module.getLoc()) << "llmgen: report: " << error;
+}
+
 void ModuleCompiler::writeReport(StringRef selectedReason) {
   if (settings.report.empty())
     return;
   llvm::json::Array records;
   for (const KernelWork &item : work)
     records.push_back(kernelRecord(item, module.getName()));
-  std::string error = appendToReport(
-      settings.report, settings.reportRecord(),
+  appendModuleReport(
       llvm::json::Object{{"name", module.getName().str()},
                          {"selected", anySelected ? "llm" : "nvptx"},
                          {"alternate", alternateIsLLM ? "llm" : "nvptx"},
                          {"reason", selectedReason}},
       std::move(records));
-  if (!error.empty())
-    emitWarning(module.getLoc()) << "llmgen: report: " << error;
 }
 
 FailureOr<DictionaryAttr> ModuleCompiler::record() {
@@ -432,14 +438,10 @@ ModuleCompiler::settleOnReference(StringRef reason, bool isFallback) {
       if (func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
         records.push_back(referenceKernelRecord(func.getName(),
                                                 module.getName(), reason));
-    std::string error =
-        appendToReport(settings.report, settings.reportRecord(),
-                       llvm::json::Object{{"name", module.getName().str()},
+    appendModuleReport(llvm::json::Object{{"name", module.getName().str()},
                                           {"selected", "nvptx"},
                                           {"reason", reason}},
                        std::move(records));
-    if (!error.empty())
-      emitWarning(module.getLoc()) << "llmgen: report: " << error;
   }
   return referenceOnlyOutcome(module.getContext(), reference->ptx, reason);
 }

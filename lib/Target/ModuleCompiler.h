@@ -89,6 +89,9 @@ private:
   bool emitKernelRemarks();
   void emitProviderWarnings();
   void writeReport(llvm::StringRef selectedReason);
+  /// Appends the module's record to `report` (a warning when it cannot).
+  void appendModuleReport(llvm::json::Object moduleRecord,
+                          llvm::json::Array kernelRecords);
   void remark(const llvm::Twine &message);
 
   llmgen::TargetAttr target;

@@ -17,24 +17,10 @@
 
 using namespace llmptx;
 
-/// The launch block of `launch` as an answer writes it.
-static std::string launchBlockText(const LaunchConfig &launch) {
-  llvm::json::Array grid, block;
-  for (unsigned i = 0; i < 3; ++i) {
-    grid.push_back(launch.grid[i]);
-    block.push_back(launch.block[i]);
-  }
-  return llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
-                                  {"block", std::move(block)},
-                                  {"grid", std::move(grid)}}))
-      .str();
-}
-
-/// What the next round's prompt says about the incumbent (null: the
-/// reference).
-static llm::Incumbent describeIncumbent(const KernelWork &work,
-                                        const Candidate *incumbent,
-                                        const RoundsContext &context) {
+/// What the next round's prompt says about the kernel's incumbent (null:
+/// the reference).
+static llm::Incumbent describeIncumbent(const KernelWork &work) {
+  const Candidate *incumbent = work.incumbent;
   llm::Incumbent described;
   const std::string &name = work.description->name;
   std::string ptxas;
@@ -47,7 +33,9 @@ static llm::Incumbent describeIncumbent(const KernelWork &work,
     described.name = incumbent->name();
     described.ptx = incumbent->ptx;
     if (incumbent->launch)
-      described.launch = launchBlockText(*incumbent->launch);
+      described.launch =
+          llvm::formatv("{0}", llvm::json::Value(incumbent->launch->toJson()))
+              .str();
     described.measurements = "speed: " + describeSpeed(*incumbent) + "\n";
     if (const std::optional<runtime::CandidateTiming> &largest =
             incumbent->largestShapeTiming)
@@ -102,7 +90,7 @@ askRound(const std::vector<KernelWork *> &active, unsigned round,
   std::vector<llm::Prompt> prompts;
   for (KernelWork *item : active)
     prompts.push_back(llm::renderImprovePrompt(
-        item->spec, describeIncumbent(*item, item->incumbent, context), round));
+        item->spec, describeIncumbent(*item), round));
   std::vector<std::vector<SampleOutcome>> outcomes(active.size());
   unsigned samples = context.settings->samples;
   for (std::vector<SampleOutcome> &kernelSamples : outcomes)
@@ -133,10 +121,10 @@ static std::vector<Candidate *> keepRound(KernelWork &item,
     asked.push_back(&kept);
     if (kept.candidate) {
       made.push_back(&*kept.candidate);
-      item.candidates.push_back(&*kept.candidate);
       record.candidates.push_back(kept.candidate->name());
     }
   }
+  item.collectCandidates();
   if (made.empty()) {
     record.note = "no candidate passed the checks: " + describeStatuses(asked);
     item.roundsNote =

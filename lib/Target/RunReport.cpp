@@ -160,15 +160,8 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
                             {"level", checkLevelName(candidate.level)},
                             {"compiler", candidate.compiler},
                             {"resources", std::move(resources)}};
-  if (candidate.launch) {
-    llvm::json::Array grid, block;
-    for (unsigned i = 0; i < 3; ++i) {
-      grid.push_back(candidate.launch->grid[i]);
-      block.push_back(candidate.launch->block[i]);
-    }
-    record["launch"] = llvm::json::Object{{"grid", std::move(grid)},
-                                          {"block", std::move(block)}};
-  }
+  if (candidate.launch)
+    record["launch"] = candidate.launch->toJson();
   if (candidate.verdict)
     record["exec_verdict"] = runtime::verdictName(*candidate.verdict);
   if (!candidate.verdictDetails.empty())

@@ -218,16 +218,21 @@ static void applyResult(const runtime::CandidateResult &result,
       result.resources, device);
 }
 
-llvm::Error llmptx::applyResults(llvm::StringRef resultsJson,
-                                 llvm::StringRef kernelName,
-                                 std::vector<Candidate *> &candidates,
-                                 std::string *referenceMeasurements) {
+llvm::Expected<runtime::VerificationResults>
+llmptx::readResults(llvm::StringRef resultsJson) {
   runtime::ValueOrError<runtime::VerificationResults> parsed =
       runtime::parseResultsJson(
           std::string_view(resultsJson.data(), resultsJson.size()));
   if (!parsed)
     return runnerError("unreadable runner results: " + parsed.error());
-  for (const runtime::BundleResult &bundle : parsed->bundles) {
+  return parsed.take();
+}
+
+llvm::Error llmptx::applyResults(const runtime::VerificationResults &results,
+                                 llvm::StringRef kernelName,
+                                 std::vector<Candidate *> &candidates,
+                                 std::string *referenceMeasurements) {
+  for (const runtime::BundleResult &bundle : results.bundles) {
     if (bundle.kernel != kernelName)
       continue;
     if (!bundle.error.empty())
@@ -239,12 +244,12 @@ llvm::Error llmptx::applyResults(llvm::StringRef resultsJson,
           timing = &*result.timing;
       *referenceMeasurements =
           describeMeasurements(timing, /*reference=*/true,
-                               bundle.referenceResources, parsed->device);
+                               bundle.referenceResources, results.device);
     }
     for (const runtime::CandidateResult &result : bundle.candidates)
       for (Candidate *candidate : candidates)
         if (candidate->name() == result.name)
-          applyResult(result, parsed->device, *candidate);
+          applyResult(result, results.device, *candidate);
   }
   return llvm::Error::success();
 }

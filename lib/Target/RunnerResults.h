@@ -10,6 +10,8 @@
 
 #include "CandidateSearch.h"
 
+#include "llmptx/Runtime/Results.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -26,11 +28,15 @@ llvm::Expected<std::string>
 runBundles(const std::vector<std::string> &bundlePaths,
            llvm::StringRef runnerCommand, llvm::StringRef workDir);
 
+/// The runner's results JSON, read; the error says it is unreadable.
+llvm::Expected<runtime::VerificationResults>
+readResults(llvm::StringRef resultsJson);
+
 /// Copies the runner's verdicts, timings and measurements of `kernelName`
 /// into the candidates (matched by name), and what it measured of the
-/// reference into `referenceMeasurements` when given. Fails for unreadable
-/// results or a bundle-level failure (e.g. the reference itself faulted).
-llvm::Error applyResults(llvm::StringRef resultsJson,
+/// reference into `referenceMeasurements` when given. Fails for a
+/// bundle-level failure (e.g. the reference itself faulted).
+llvm::Error applyResults(const runtime::VerificationResults &results,
                          llvm::StringRef kernelName,
                          std::vector<Candidate *> &candidates,
                          std::string *referenceMeasurements = nullptr);

@@ -114,6 +114,8 @@ struct ShapePlan {
   /// times the element size, once; inouts twice (read and written);
   /// scratch buffers not at all.
   uint64_t compulsoryBytes() const;
+  /// What one kernel's buffers allocate, guards and padding included.
+  uint64_t allocationBytes() const;
 };
 
 /// 2 when some buffer has an "any" offset (offset 0 and non-zero), else 1.
