@@ -127,12 +127,6 @@ ShapeChecker::ShapeChecker(const VerificationBundle &bundle,
                            const ShapePlan &plan, size_t maxExamples)
     : bundle(bundle), plan(plan), maxExamples(maxExamples) {}
 
-void ShapeChecker::report(std::vector<ElementReport> &examples,
-                          ElementReport report) {
-  if (examples.size() < maxExamples)
-    examples.push_back(std::move(report));
-}
-
 std::string ShapeChecker::chunkHex(const uint8_t *data, uint64_t offset,
                                    unsigned bytes, uint64_t limit) const {
   std::string text = "0x";
@@ -178,7 +172,7 @@ void ShapeChecker::checkIntegrity(size_t buffer, const uint8_t *uploaded,
           last.run == entry.run)
         return;
     }
-    report(result.outOfBoundsExamples, std::move(entry));
+    report(result.outOfBoundsExamples, [&] { return std::move(entry); });
   };
 
   auto scanGuard = [&](uint64_t begin, uint64_t end) {
@@ -194,11 +188,15 @@ void ShapeChecker::checkIntegrity(size_t buffer, const uint8_t *uploaded,
   ElementType type = layout.element;
   auto reportInput = [&](uint64_t element, uint64_t offset) {
     ++result.inputModified;
-    report(result.inputModifiedExamples,
-           {layout.name, layout.multiIndex(element),
-            formatElement(type, loadElementBits(type, uploaded + offset)),
-            formatElement(type, loadElementBits(type, readBack + offset)),
-            "input-modified", run});
+    report(result.inputModifiedExamples, [&] {
+      return ElementReport{
+          layout.name,
+          layout.multiIndex(element),
+          formatElement(type, loadElementBits(type, uploaded + offset)),
+          formatElement(type, loadElementBits(type, readBack + offset)),
+          "input-modified",
+          run};
+    });
   };
 
   if (layout.contiguous) {
@@ -256,11 +254,15 @@ void ShapeChecker::compareOutput(size_t buffer, const uint8_t *referenceA,
       bool unwrittenB = candB == poisonB && refB != poisonB;
       if (unwrittenA || unwrittenB) {
         ++result.unwritten;
-        report(result.unwrittenExamples,
-               {layout.name, layout.multiIndex(e),
-                formatElement(type, unwrittenA ? refA : refB),
-                formatElement(type, unwrittenA ? candA : candB), "unwritten",
-                unwrittenA ? "candidate-first" : "reference-first"});
+        report(result.unwrittenExamples, [&] {
+          return ElementReport{layout.name,
+                               layout.multiIndex(e),
+                               formatElement(type, unwrittenA ? refA : refB),
+                               formatElement(type, unwrittenA ? candA : candB),
+                               "unwritten",
+                               unwrittenA ? "candidate-first"
+                                          : "reference-first"};
+        });
         continue;
       }
     }
@@ -274,18 +276,25 @@ void ShapeChecker::compareOutput(size_t buffer, const uint8_t *referenceA,
                            !(poisoned && refA == poisonA && refB == poisonB);
     if (referenceStable && !elementsMatch(type, tolerance, candA, candB)) {
       ++result.nondeterministic;
-      report(result.nondeterministicExamples,
-             {layout.name, layout.multiIndex(e), formatElement(type, refA),
-              formatElement(type, matchA ? candB : candA), "nondeterministic",
-              matchA ? "reference-first" : "candidate-first"});
+      report(result.nondeterministicExamples, [&] {
+        return ElementReport{layout.name,
+                             layout.multiIndex(e),
+                             formatElement(type, refA),
+                             formatElement(type, matchA ? candB : candA),
+                             "nondeterministic",
+                             matchA ? "reference-first" : "candidate-first"};
+      });
       continue;
     }
     ++result.mismatched;
-    report(result.mismatchExamples,
-           {layout.name, layout.multiIndex(e),
-            formatElement(type, matchA ? refB : refA),
-            formatElement(type, matchA ? candB : candA), "mismatch",
-            matchA ? "reference-first" : "candidate-first"});
+    report(result.mismatchExamples, [&] {
+      return ElementReport{layout.name,
+                           layout.multiIndex(e),
+                           formatElement(type, matchA ? refB : refA),
+                           formatElement(type, matchA ? candB : candA),
+                           "mismatch",
+                           matchA ? "reference-first" : "candidate-first"};
+    });
   }
 }
 
@@ -306,16 +315,26 @@ void ShapeChecker::compareSingleRun(size_t buffer, unsigned poisonRun,
       continue;
     if (poisoned && cand == poison) {
       ++result.unwritten;
-      report(result.unwrittenExamples,
-             {layout.name, layout.multiIndex(e), formatElement(type, ref),
-              formatElement(type, cand), "unwritten", run});
+      report(result.unwrittenExamples, [&] {
+        return ElementReport{layout.name,
+                             layout.multiIndex(e),
+                             formatElement(type, ref),
+                             formatElement(type, cand),
+                             "unwritten",
+                             run};
+      });
       continue;
     }
     if (elementsMatch(type, tolerance, ref, cand))
       continue;
     ++result.mismatched;
-    report(result.mismatchExamples,
-           {layout.name, layout.multiIndex(e), formatElement(type, ref),
-            formatElement(type, cand), "mismatch", run});
+    report(result.mismatchExamples, [&] {
+      return ElementReport{layout.name,
+                           layout.multiIndex(e),
+                           formatElement(type, ref),
+                           formatElement(type, cand),
+                           "mismatch",
+                           run};
+    });
   }
 }

@@ -111,7 +111,14 @@ public:
   CheckFindings &findings() { return result; }
 
 private:
-  void report(std::vector<ElementReport> &examples, ElementReport report);
+  /// Keeps the example `make` builds while `examples` has room; builds
+  /// nothing once it is full (a wrong kernel at a production shape differs
+  /// in hundreds of millions of elements).
+  template <typename MakeReport>
+  void report(std::vector<ElementReport> &examples, MakeReport make) {
+    if (examples.size() < maxExamples)
+      examples.push_back(make());
+  }
   std::string chunkHex(const uint8_t *data, uint64_t offset, unsigned bytes,
                        uint64_t limit) const;
 
