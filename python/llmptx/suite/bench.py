@@ -224,7 +224,8 @@ def _copy_bandwidth(runs, flush):
 def _peaks():
     """Nominal peaks in flop/s: f32 FMA (SMs x 128 lanes x 2 x clock) and
     dense f16 tensor-core math with f32 accumulation (SMs x 4096 x clock on
-    sm_90: four tensor cores of 512 FMA per clock)."""
+    sm_90: four tensor cores of 512 FMA per clock; x 2048 on sm_80; none
+    known elsewhere), as the runner's DeviceInfo::peakGflops counts them."""
     import torch
     cu = _driver()
     props = torch.cuda.get_device_properties(0)
@@ -232,7 +233,8 @@ def _peaks():
         cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
         torch.cuda.current_device()), 'cuDeviceGetAttribute')[0]
     sms, hz = props.multi_processor_count, clock_khz * 1e3
-    tensor = sms * 4096 * hz if props.major == 9 else None
+    per_sm = {(8, 0): 2048, (9, 0): 4096}.get((props.major, props.minor))
+    tensor = sms * per_sm * hz if per_sm else None
     return sms * 128 * 2 * hz, tensor
 
 

@@ -179,6 +179,19 @@ def round_exact32(q, mode):
     return lo if (lo & 1) == 0 else hi
 
 
+def _rn32_once(s, exact):
+    """f32 bits of the exact value `exact()` rounded to nearest even, given
+    `s`, that value rounded to double once. A second rounding to f32 can
+    only differ from the direct one when s lies exactly halfway between two
+    f32 values; then the exact value decides."""
+    r = bits32(s)
+    if r not in (0x7F800000, 0xFF800000) and s != f32(r):
+        lo, hi = (r, next_up32(r)) if f32(r) < s else (next_down32(r), r)
+        if Fraction(s) * 2 == _exact(lo) + _exact(hi):
+            return round_exact32(exact(), 'rn')
+    return r
+
+
 def fma32(a_bits, b_bits, c_bits, mode='rn'):
     a, b, c = f32(a_bits), f32(b_bits), f32(c_bits)
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
@@ -193,15 +206,8 @@ def fma32(a_bits, b_bits, c_bits, mode='rn'):
             return 0x80000000
         return 0x80000000 if mode == 'rm' else 0
     if mode == 'rn':
-        s = a * b + c  # a*b is exact in double; one rounding here
-        r = bits32(s)
-        # Double rounding can only go wrong when s lies exactly halfway
-        # between two f32 values; then decide from the exact value.
-        if r not in (0x7F800000, 0xFF800000) and s != f32(r):
-            lo, hi = (r, next_up32(r)) if f32(r) < s else (next_down32(r), r)
-            if Fraction(s) * 2 == _exact(lo) + _exact(hi):
-                return round_exact32(q, 'rn')
-        return r
+        # a*b is exact in double; one rounding here.
+        return _rn32_once(a * b + c, lambda: q)
     return round_exact32(q, mode)
 
 
@@ -1711,17 +1717,18 @@ class Launch:
             if any(t.wait is not first for t in at):
                 raise PtxError('lanes of warp %d wait at different shuffles'
                                % at[0].warp)
+            matrix = first[0] in ('ldmatrix', 'mma')
+            if matrix and len(lanes) != 32:
+                raise PtxError('%s: only %d lanes of warp %d arrived; '
+                               '.aligned needs all 32' %
+                               (first[0], len(lanes), at[0].warp))
             for lane in range(32):
                 if mask >> lane & 1 and lane not in lanes:
                     raise PtxError('%s: lane %d of warp %d is in the member '
                                    'mask but exited' %
                                    ('bar.warp.sync' if first[0] == 'wsync'
                                     else 'shfl.sync', lane, at[0].warp))
-            if first[0] in ('ldmatrix', 'mma'):
-                if len(lanes) != 32:
-                    raise PtxError('%s: only %d lanes of warp %d arrived; '
-                                   '.aligned needs all 32' %
-                                   (first[0], len(lanes), at[0].warp))
+            if matrix:
                 self._warp_matrix(first, lanes)
             elif first[0] != 'wsync':
                 self._exchange(first, lanes)
@@ -1777,14 +1784,8 @@ def _dot16(a_row, b_col, c_bits):
     if s == 0:
         return 0x80000000 if all(math.copysign(1, v) < 0 for v in terms) \
             else 0
-    r = bits32(s)
-    # fsum rounds to double once; a second rounding to f32 can only differ
-    # from the direct one when s is halfway between two f32 values.
-    if r not in (0x7F800000, 0xFF800000) and s != f32(r):
-        lo, hi = (r, next_up32(r)) if f32(r) < s else (next_down32(r), r)
-        if Fraction(s) * 2 == _exact(lo) + _exact(hi):
-            return round_exact32(sum(Fraction(v) for v in terms), 'rn')
-    return r
+    # fsum rounds to double once.
+    return _rn32_once(s, lambda: sum(Fraction(v) for v in terms))
 
 
 def _seq(fn):

@@ -133,7 +133,8 @@ def _transpose_op(t, s):
     return lambda: out.copy_(x.t())
 
 
-def _sgemm_ref(t, s):
+def _gemm_ref(t, s):
+    # sgemm and hgemm: f64 products of the inputs, the f32 C both write.
     return {'c': (t['a'].double() @ t['b'].double()).float()}
 
 
@@ -142,10 +143,6 @@ def _sgemm_op(t, s):
     torch.backends.cuda.matmul.allow_tf32 = False
     a, b, c = t['a'], t['b'], t['c']
     return lambda: torch.matmul(a, b, out=c)
-
-
-def _hgemm_ref(t, s):
-    return {'c': (t['a'].double() @ t['b'].double()).float()}
 
 
 def _hgemm_op(t, s):
@@ -299,7 +296,7 @@ WORKLOADS = {w.name: w for w in [
               {'M': 2048, 'N': 2048, 'K': 2048},
               {'M': 4096, 'N': 4096, 'K': 4096}],
              {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
-             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _sgemm_ref,
+             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _gemm_ref,
              _sgemm_op, (1e-4, 2e-4), memory_bound=False,
              note='f32 (no TF32) on all four paths'),
     Workload('hgemm',
@@ -307,7 +304,7 @@ WORKLOADS = {w.name: w for w in [
               {'M': 2048, 'N': 2048, 'K': 2048},
               {'M': 4096, 'N': 4096, 'K': 4096}],
              {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
-             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _hgemm_ref,
+             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _gemm_ref,
              _hgemm_op, (1e-3, 1e-3), memory_bound=False, peak='f16_tensor',
              note='f16 inputs, f32 accumulation; C in f32 on the NVPTX, '
                   'selected and Triton paths, in f16 for PyTorch (torch.mm, '
