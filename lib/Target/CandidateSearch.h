@@ -48,7 +48,6 @@ llvm::StringRef attemptStatusName(AttemptStatus status);
 
 struct SearchSettings {
   std::string chip;
-  std::string ptxIsa;
   unsigned repairs = 2;
   bool optimize = false;
   /// The checks asked for; Compile needs `toolkit`.

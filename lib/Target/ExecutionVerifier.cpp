@@ -27,7 +27,7 @@ ExecutionVerifier::ExecutionVerifier(
     llvm::StringRef referencePtx,
     std::function<void(const llvm::Twine &)> remark)
     : settings(settings), moduleName(moduleName.str()),
-      referencePtx(referencePtx.str()), remark(std::move(remark)) {
+      referencePtx(referencePtx), remark(std::move(remark)) {
   if (!writesBundles())
     return;
   if (!settings.emitBundles.empty()) {

@@ -57,10 +57,10 @@ private:
     return settings.verification == llmgen::VerifyLevel::Exec;
   }
 
-  /// The module's settings; they outlive the verifier.
+  /// The module's settings and reference PTX; they outlive the verifier.
   const TargetSettings &settings;
   std::string moduleName;
-  std::string referencePtx;
+  llvm::StringRef referencePtx;
   std::function<void(const llvm::Twine &)> remark;
   std::string directory;
   std::string directoryError;

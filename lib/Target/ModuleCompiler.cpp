@@ -123,7 +123,7 @@ llvm::Error ModuleCompiler::connectProvider() {
 
 void ModuleCompiler::prepareChecks() {
   checks.chip = settings.chip;
-  checks.ptxIsa = ptxIsaOf(reference->ptx);
+  std::string ptxIsa = ptxIsaOf(reference->ptx);
   checks.repairs = settings.repairs;
   checks.optimize = settings.mode == llmgen::Mode::Optimize;
   checks.model = settings.model;
@@ -164,7 +164,7 @@ void ModuleCompiler::prepareChecks() {
     spec.ptxSignature = kernel.abi.ptxSignature();
     spec.launchFacts = kernel.launchFacts;
     spec.chip = settings.chip;
-    spec.ptxIsa = checks.ptxIsa;
+    spec.ptxIsa = ptxIsa;
     spec.intent = kernel.intent;
     spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
     spec.launchChoice = describeLaunchChoice(kernel);

@@ -12,8 +12,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace llmptx;
@@ -71,19 +69,14 @@ llmptx::buildReference(Operation *module, Attribute nvvmTarget,
   ReferenceBuild build;
   build.toolkitPath = findCudaToolkitRoot(options.getToolkitPath());
   std::string isa;
-  auto recordIR = [&](llvm::Module &llvmModule) {
-    build.llvmIR.clear();
-    llvm::raw_string_ostream os(build.llvmIR);
-    llvmModule.print(os, nullptr);
-  };
   auto recordISA = [&](StringRef text) { isa = text.str(); };
   auto symbolTable = [&]() { return options.getSymbolTable(); };
 
   gpu::TargetOptions referenceOptions(
       build.toolkitPath, options.getLibrariesToLink(), options.getCmdOptions(),
       options.getELFSection(), gpu::CompilationTarget::Assembly, symbolTable,
-      /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{}, recordIR,
-      recordISA);
+      /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
+      /*optimizedLlvmIRCallback=*/{}, recordISA);
   std::optional<SmallVector<char, 0>> object =
       model.serializeToObject(module, referenceOptions);
   if (!object)

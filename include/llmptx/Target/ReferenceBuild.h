@@ -22,7 +22,6 @@ namespace llmptx {
 
 struct ReferenceBuild {
   std::string ptx;         ///< PTX of the whole module.
-  std::string llvmIR;      ///< Optimized LLVM IR the PTX was generated from.
   std::string toolkitPath; ///< CUDA toolkit used (libdevice, ptxas), or empty.
 };
 
