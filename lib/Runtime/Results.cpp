@@ -984,8 +984,9 @@ std::string llmptx::runtime::formatSummary(const VerificationResults &results) {
     peaks += "memory " + formatRate(bandwidth) + " GB/s";
   for (ComputeUnit unit : kComputeUnits)
     if (double gflops = device.peakGflops(unit); gflops > 0)
-      peaks += (peaks.empty() ? "" : ", ") + std::string(computeUnitName(unit)) +
-               " " + formatRate(gflops) + " " + computeRateUnit(unit);
+      peaks += (peaks.empty() ? "" : ", ") +
+               std::string(computeUnitName(unit)) + " " + formatRate(gflops) +
+               " " + computeRateUnit(unit);
   if (!peaks.empty())
     text += "peaks: " + peaks + "\n";
   if (!results.sanitizerNote.empty())

@@ -749,8 +749,8 @@ private:
         if (!checkCandidate(c, entryFor(s, v, "confirm-execution"), freshSeed))
           return false;
     if (!failed[c] &&
-        !timeCandidate(c, timingShape, freshSeed + 1,
-                       "confirm-after-timing", confirmation.timing))
+        !timeCandidate(c, timingShape, freshSeed + 1, "confirm-after-timing",
+                       confirmation.timing))
       return false;
     if (!failed[c])
       confirmUnderSanitizer(c, confirmation);

@@ -345,13 +345,13 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
 }
 
 SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
-                                   const llm::KernelSpec &spec,
-                                   unsigned sample, llm::Provider &provider,
+                                   const llm::KernelSpec &spec, unsigned sample,
+                                   llm::Provider &provider,
                                    const SearchSettings &settings) {
   SampleOutcome outcome;
-  llm::Prompt prompt = settings.optimize
-                           ? llm::renderOptimizePrompt(spec, /*measurements=*/{})
-                           : llm::renderTranslatePrompt(spec);
+  llm::Prompt prompt =
+      settings.optimize ? llm::renderOptimizePrompt(spec, /*measurements=*/{})
+                        : llm::renderTranslatePrompt(spec);
   runRounds(kernel, std::move(prompt), 0, sample, provider, settings, outcome);
   return outcome;
 }

@@ -73,9 +73,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   std::vector<std::string> bundlePaths;
   std::vector<KernelWork *> bundled;
   for (auto &[kernel, candidates] : batch) {
-    llvm::Expected<runtime::VerificationBundle> bundle =
-        buildBundle(*kernel->description, settings.chip, referencePtx,
-                    candidates);
+    llvm::Expected<runtime::VerificationBundle> bundle = buildBundle(
+        *kernel->description, settings.chip, referencePtx, candidates);
     if (!bundle) {
       kernel->execNote = "cannot verify @" + kernel->description->name +
                          " by execution: " + llvm::toString(bundle.takeError());
@@ -114,8 +113,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   }
   for (KernelWork *kernel : bundled)
     if (llvm::Error error =
-            applyResults(*parsed, kernel->description->name,
-                         kernel->candidates, &kernel->referenceMeasurements))
+            applyResults(*parsed, kernel->description->name, kernel->candidates,
+                         &kernel->referenceMeasurements))
       kernel->execNote = llvm::toString(std::move(error));
   return true;
 }

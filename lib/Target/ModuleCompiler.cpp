@@ -196,8 +196,8 @@ void ModuleCompiler::search() {
   runTasks(progress->tasks, settings.jobs, [&](unsigned task) {
     KernelWork &item = work[task / samples];
     unsigned sample = task % samples;
-    item.samples[sample] = searchSample(*item.description, item.spec, sample,
-                                        *provider, checks);
+    item.samples[sample] =
+        searchSample(*item.description, item.spec, sample, *provider, checks);
     ++progress->finished;
   });
 }

@@ -89,8 +89,8 @@ askRound(const std::vector<KernelWork *> &active, unsigned round,
          const RoundsContext &context) {
   std::vector<llm::Prompt> prompts;
   for (KernelWork *item : active)
-    prompts.push_back(llm::renderImprovePrompt(
-        item->spec, describeIncumbent(*item), round));
+    prompts.push_back(
+        llm::renderImprovePrompt(item->spec, describeIncumbent(*item), round));
   std::vector<std::vector<SampleOutcome>> outcomes(active.size());
   unsigned samples = context.settings->samples;
   for (std::vector<SampleOutcome> &kernelSamples : outcomes)
@@ -205,8 +205,7 @@ void llmptx::runOptimizationRounds(std::vector<KernelWork> &work,
   unsigned rounds = context.settings->rounds;
   std::vector<KernelWork *> active =
       startRounds(work, executed, context.settings->confirmAbove);
-  for (unsigned round = 1; round <= rounds && !active.empty();
-       ++round) {
+  for (unsigned round = 1; round <= rounds && !active.empty(); ++round) {
     std::vector<std::vector<SampleOutcome>> outcomes =
         askRound(active, round, context);
     Batch batch;

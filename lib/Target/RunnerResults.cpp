@@ -191,8 +191,8 @@ static std::string describeFailure(const runtime::ShapeResult &shape) {
   }
   return llvm::formatv("{0} at shape ({1}) offset {2}: {3}{4}",
                        runtime::verdictName(shape.verdict),
-                       runtime::formatSizes(shape.shape, ", "),
-                       shape.offset, shape.details, examples);
+                       runtime::formatSizes(shape.shape, ", "), shape.offset,
+                       shape.details, examples);
 }
 
 /// Copies one candidate's result: verdict, first failure, timing (kept when
