@@ -13,12 +13,12 @@
 #include "Wire.h"
 
 #include "llmptx/LLM/Secrets.h"
+#include "llmptx/Support/FileIO.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -122,14 +122,12 @@ std::string CompletionCache::pathForKey(StringRef key) const {
 
 Expected<CacheEntry> CompletionCache::readEntryFile(StringRef path,
                                                     StringRef expectedKey) {
-  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return createStringError(
-        buffer.getError(),
-        path + ": cannot read: " + buffer.getError().message());
+  std::string text;
+  if (auto problem = untrusted::readRegularFile(path.str(), text,
+                                                untrusted::kMaxDocumentBytes))
+    return createStringError(path + ": cannot read: " + *problem);
   try {
-    return parseEntry((*buffer)->getBuffer(), path, expectedKey);
+    return parseEntry(text, path, expectedKey);
   } catch (const std::exception &error) {
     return createStringError(path + ": unreadable entry: " + error.what());
   }
@@ -191,33 +189,10 @@ Error CompletionCache::store(CacheEntry entry) const {
   if (std::error_code ec = sys::fs::create_directories(dir))
     return createStringError(ec, "cannot create cache directory " + dir + ": " +
                                      ec.message());
-  // A unique temporary name in the same directory, then rename(2): readers
-  // and concurrent writers only ever see a complete file.
-  SmallString<256> tempPath;
-  int fd = -1;
-  if (std::error_code ec = sys::fs::createUniqueFile(
-          Twine(dir) + "/.tmp-" + StringRef(key).take_front(16) +
-              "-%%%%%%%%%%%%",
-          fd, tempPath))
-    return createStringError(ec, "cannot create a temporary file in " + dir +
-                                     ": " + ec.message());
-  {
-    raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << content;
-    os.close();
-    if (os.has_error()) {
-      std::error_code ec = os.error();
-      os.clear_error();
-      sys::fs::remove(tempPath);
-      return createStringError(ec, "cannot write " + tempPath + ": " +
-                                       ec.message());
-    }
-  }
-  if (std::error_code ec = sys::fs::rename(tempPath, path)) {
-    sys::fs::remove(tempPath);
-    return createStringError(ec, "cannot move cache entry into place at " +
-                                     path + ": " + ec.message());
-  }
+  // Readers and concurrent writers only ever see a complete file.
+  if (auto problem = untrusted::writeFileAtomically(path, content))
+    return createStringError("cannot write cache entry " + path + ": " +
+                             *problem);
   return Error::success();
 }
 

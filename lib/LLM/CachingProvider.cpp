@@ -35,7 +35,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 Completion completionFromEntry(const CacheEntry &entry) {
   Completion completion;
   completion.ok = true;
-  completion.text = entry.completion;
+  completion.text = redactSecrets(entry.completion);
   completion.model =
       entry.respondedModel.empty() ? entry.request.model : entry.respondedModel;
   completion.promptTokens = entry.promptTokens;
@@ -51,6 +51,13 @@ std::string describe(const CompletionRequest &request) {
   std::string text = request.label.empty() ? "request" : request.label;
   return text + " (model '" + request.model + "', sample " +
          std::to_string(request.sampleIndex) + ")";
+}
+
+/// An API key an answer quotes is redacted before anything keeps the
+/// answer, so it reaches neither the cache, nor a repair request, nor the
+/// output module or a bundle.
+void admitAnswer(Completion &completion) {
+  completion.text = redactSecrets(wire::sanitizeUtf8(completion.text));
 }
 
 class CachingProvider : public Provider {
@@ -86,8 +93,9 @@ public:
 
     Completion completion = inner->complete(request);
     completion.cacheKey = key;
+    if (completion.ok)
+      admitAnswer(completion);
     if (completion.ok) {
-      completion.text = wire::sanitizeUtf8(completion.text);
       if (config.cacheMode == CacheMode::ReadWrite) {
         CacheEntry entry;
         entry.request = request;

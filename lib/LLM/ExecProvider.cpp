@@ -186,6 +186,9 @@ private:
       std::lock_guard<std::mutex> lock(mutex);
       reaped = true;
     }
+    // The command ran in a process group of its own (DetachProcess); what
+    // it left running in the background ends with it.
+    ::kill(-pid, SIGKILL);
     finished.notify_all();
     watchdog.join();
     commandExit.returnCode = result.ReturnCode;
@@ -197,7 +200,7 @@ private:
   void readOutcome(const CompletionRequest &request,
                    const CommandExit &commandExit, const CommandFiles &files,
                    const std::string &where, Completion &completion) const {
-    std::string errText = readLimited(files.err, 1 << 20);
+    std::string errText = readTail(files.err, 1 << 20);
     bool quiet = StringRef(errText).trim().empty();
     if (commandExit.timedOut) {
       completion.error =
@@ -240,6 +243,20 @@ private:
     completion.text = wire::sanitizeUtf8(text);
     completion.model = request.model;
     completion.ok = true;
+  }
+
+  /// The last `limit` bytes of `path`: what a failing command printed last
+  /// is what explains it.
+  static std::string readTail(StringRef path, uint64_t limit) {
+    uint64_t size = 0;
+    if (sys::fs::file_size(path, size) || size == 0)
+      return {};
+    uint64_t offset = size > limit ? size - limit : 0;
+    auto buffer = MemoryBuffer::getFileSlice(path, size - offset, offset,
+                                             /*IsVolatile=*/false);
+    if (!buffer)
+      return {};
+    return (*buffer)->getBuffer().str();
   }
 
   static std::string readLimited(StringRef path, uint64_t limit) {

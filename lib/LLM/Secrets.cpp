@@ -10,12 +10,54 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstdio>
 
 extern char **environ;
 
 using namespace llvm;
 
 namespace llmptx::llm {
+
+/// `value` as it appears inside a JSON string: the cache, batch files,
+/// bundles and reports are JSON, so a key holding `"` or `\` is written
+/// escaped, and a check for the raw value alone would miss it.
+static std::string jsonEscaped(StringRef value) {
+  std::string escaped;
+  for (char c : value) {
+    switch (c) {
+    case '"':
+      escaped += "\\\"";
+      break;
+    case '\\':
+      escaped += "\\\\";
+      break;
+    case '\n':
+      escaped += "\\n";
+      break;
+    case '\t':
+      escaped += "\\t";
+      break;
+    case '\r':
+      escaped += "\\r";
+      break;
+    case '\b':
+      escaped += "\\b";
+      break;
+    case '\f':
+      escaped += "\\f";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char code[8];
+        snprintf(code, sizeof code, "\\u%04x", c);
+        escaped += code;
+      } else {
+        escaped += c;
+      }
+    }
+  }
+  return escaped;
+}
 
 std::vector<std::string> knownSecrets() {
   std::vector<std::string> secrets;
@@ -25,8 +67,13 @@ std::vector<std::string> knownSecrets() {
     bool isKey = name == "OPENAI_API_KEY" || name == "ANTHROPIC_API_KEY" ||
                  name == "LLMPTX_API_KEY" || name.ends_with("_API_KEY");
     // Shorter values would redact ordinary words; they are not real keys.
-    if (isKey && value.size() >= 4)
-      secrets.push_back(value.str());
+    if (!isKey || value.size() < 4)
+      continue;
+    secrets.push_back(value.str());
+    // Whatever characters the key has, its JSON form is caught as well.
+    std::string escaped = jsonEscaped(value);
+    if (escaped != value)
+      secrets.push_back(std::move(escaped));
   }
   // Longest first, so a key that contains another is replaced whole.
   llvm::sort(secrets, [](const std::string &a, const std::string &b) {

@@ -2,6 +2,8 @@
 
 #include "Wire.h"
 
+#include "llmptx/Support/UntrustedText.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -12,6 +14,10 @@ using namespace llvm;
 namespace llmptx::llm::wire {
 
 Expected<Json> parseJson(StringRef text, StringRef sourceName) {
+  if (auto tooDeep = untrusted::findExcessiveJsonNesting(
+          std::string_view(text.data(), text.size())))
+    return createStringError(
+        formatv("{0}: malformed JSON at {1}", sourceName, *tooDeep).str());
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error &error) {

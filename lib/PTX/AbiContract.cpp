@@ -10,6 +10,7 @@
 #include "llmptx/PTX/AbiContract.h"
 #include "llmptx/PTX/Parser.h"
 #include "llmptx/PTX/PtxIsa.h"
+#include "llmptx/Support/UntrustedText.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -126,6 +127,9 @@ llvm::Expected<AbiContract> AbiContract::fromJson(StringRef json) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "ABI contract: " + message);
   };
+  if (auto tooDeep = llmptx::untrusted::findExcessiveJsonNesting(
+          std::string_view(json.data(), json.size())))
+    return fail("invalid JSON at " + *tooDeep);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed)
     return fail("invalid JSON: " + llvm::toString(parsed.takeError()));

@@ -3,14 +3,14 @@
 #include "llmptx/Runtime/Bundle.h"
 
 #include "JsonSupport.h"
+#include "llmptx/Runtime/InputRecipe.h"
 #include "llmptx/Runtime/Plan.h"
+#include "llmptx/Support/FileIO.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 using namespace llmptx::runtime;
 using namespace llmptx::runtime::json_support;
@@ -119,6 +119,10 @@ public:
     bundle.seed =
         reader.unsignedInteger(root, path, "seed", false, kDefaultSeed);
     bundle.alignment = reader.unsignedInteger(root, path, "alignment", false);
+    // 0 would read as "not stated"; written out, it is a mistake.
+    if (root.contains("alignment") && bundle.alignment == 0)
+      reader.fail("$.alignment", "alignment must be a power of two up to " +
+                                     std::to_string(kMaxAlignment));
 
     if (const Json *sizes = reader.member(root, path, "sizes", true);
         sizes && reader.expectArray(*sizes, "$.sizes"))
@@ -334,6 +338,10 @@ private:
     tolerance.signedZero = reader.boolean(value, path, "signed_zero", false);
     if (!reader.failed() && (tolerance.rel < 0 || tolerance.abs < 0))
       reader.fail(path, "tolerances must not be negative");
+    if (!reader.failed() && tolerance.ulp > kMaxUlpTolerance)
+      reader.fail(path + ".ulp",
+                  "at most " + std::to_string(kMaxUlpTolerance) +
+                      " (a wider ulp tolerance accepts any finite output)");
     return tolerance;
   }
 
@@ -378,6 +386,10 @@ private:
     if (const Json *tolerance = reader.member(value, path, "tolerance", false))
       buffer.tolerance = readTolerance(*tolerance, path + ".tolerance");
     buffer.alignment = reader.unsignedInteger(value, path, "alignment", false);
+    if (value.contains("alignment") && buffer.alignment == 0)
+      reader.fail(path + ".alignment",
+                  "alignment must be a power of two up to " +
+                      std::to_string(kMaxAlignment));
     return buffer;
   }
 
@@ -507,13 +519,14 @@ private:
       return;
     auto expression = Expression::parse(text);
     if (!expression) {
-      fail(path, "bad expression '" + text + "': " + expression.error());
+      fail(path, "bad expression '" + llmptx::untrusted::clipForMessage(text) +
+                     "': " + expression.error());
       return;
     }
     for (const std::string &name : expression->names())
       if (std::find(bundle.sizes.begin(), bundle.sizes.end(), name) ==
           bundle.sizes.end())
-        fail(path, "unknown size '" + name + "' in '" + text +
+        fail(path, "unknown size '" + name + "' in '" + llmptx::untrusted::clipForMessage(text) +
                        "' (sizes: " + sizeList() + ")");
   }
 
@@ -644,6 +657,8 @@ private:
     case InitRecipe::Kind::Constant: {
       if (init.value.empty())
         fail(path + ".value", "missing value");
+      else if (auto problem = checkConstant(init.value, buffer.element))
+        fail(path + ".value", *problem);
       break;
     }
     case InitRecipe::Kind::Copy: {
@@ -803,14 +818,10 @@ llmptx::runtime::parseBundleJson(std::string_view text) {
 
 ValueOrError<VerificationBundle>
 llmptx::runtime::readBundleFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Failure{path + ": cannot open the file"};
-  std::stringstream contents;
-  contents << file.rdbuf();
-  if (file.bad())
-    return Failure{path + ": cannot read the file"};
-  auto bundle = parseBundleJson(contents.str());
+  std::string contents;
+  if (auto problem = untrusted::readRegularFile(path, contents))
+    return Failure{path + ": cannot read the file: " + *problem};
+  auto bundle = parseBundleJson(contents);
   if (!bundle)
     return Failure{path + ": " + bundle.error()};
   return bundle;

@@ -1,10 +1,14 @@
 //===- Expression.cpp - Size expressions of verification bundles ----------===//
 //
 // A recursive-descent parser into a flat node array and a checked evaluator.
+// Expressions come from bundles, harnesses and model answers: the parser
+// bounds its length, nesting and node count (untrusted::kMaxExpression*), so
+// neither its recursion nor the evaluator's can exhaust the stack.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/Runtime/Expression.h"
+#include "llmptx/Support/UntrustedText.h"
 
 #include <algorithm>
 #include <cctype>
@@ -63,6 +67,9 @@ public:
       : text(text), expression(expression) {}
 
   std::string parse() {
+    if (text.size() > untrusted::kMaxExpressionBytes)
+      return fail("expression longer than " +
+                  std::to_string(untrusted::kMaxExpressionBytes) + " bytes");
     int root = parseSum();
     if (!error.empty())
       return error;
@@ -87,6 +94,11 @@ private:
   }
 
   int add(Expression::Node node) {
+    if (expression.tree.size() >= untrusted::kMaxExpressionNodes) {
+      fail("expression has more than " +
+           std::to_string(untrusted::kMaxExpressionNodes) + " terms");
+      return -1;
+    }
     expression.tree.push_back(std::move(node));
     return static_cast<int>(expression.tree.size()) - 1;
   }
@@ -132,7 +144,21 @@ private:
     return lhs;
   }
 
+  /// Counts the recursion of parseUnary, which every nesting (parentheses,
+  /// function arguments, negation) passes through.
+  struct Nesting {
+    explicit Nesting(unsigned &depth) : depth(depth) { ++depth; }
+    ~Nesting() { --depth; }
+    unsigned &depth;
+  };
+
   int parseUnary() {
+    Nesting nesting(depth);
+    if (depth > untrusted::kMaxExpressionDepth) {
+      fail("expression nested deeper than " +
+           std::to_string(untrusted::kMaxExpressionDepth) + " levels");
+      return -1;
+    }
     skipSpace();
     if (position < text.size() && text[position] == '-') {
       ++position;
@@ -233,6 +259,7 @@ private:
   std::string_view text;
   Expression &expression;
   size_t position = 0;
+  unsigned depth = 0;
   std::string error;
 };
 
@@ -271,7 +298,7 @@ Expression::evaluateNode(int index, const SizeBindings &bindings) const {
     if (!operand)
       return operand;
     if (*operand == std::numeric_limits<int64_t>::min())
-      return Failure{"overflow in '" + source + "'"};
+      return Failure{"overflow in '" + untrusted::clipForMessage(source) + "'"};
     return -*operand;
   }
   default:
@@ -299,7 +326,7 @@ Expression::evaluateNode(int index, const SizeBindings &bindings) const {
   case Op::Mod:
   case Op::CeilDiv:
     if (b == 0)
-      return Failure{"division by zero in '" + source + "'"};
+      return Failure{"division by zero in '" + untrusted::clipForMessage(source) + "'"};
     fine = node.op == Op::Div   ? floorDivide(a, b, result)
            : node.op == Op::Mod ? floorModulo(a, b, result)
                                 : ceilDivide(a, b, result);
@@ -314,7 +341,7 @@ Expression::evaluateNode(int index, const SizeBindings &bindings) const {
     return Failure{"internal error: bad expression node"};
   }
   if (!fine)
-    return Failure{"overflow in '" + source + "'"};
+    return Failure{"overflow in '" + untrusted::clipForMessage(source) + "'"};
   return result;
 }
 
@@ -335,6 +362,34 @@ llmptx::runtime::evaluateExpression(std::string_view text,
   if (!expression)
     return Failure{expression.error()};
   return expression->evaluate(bindings);
+}
+
+std::vector<std::string>
+llmptx::runtime::splitExpressionList(std::string_view text) {
+  std::vector<std::string> parts;
+  auto keep = [&](size_t begin, size_t end) {
+    while (begin < end && std::isspace(static_cast<unsigned char>(text[begin])))
+      ++begin;
+    while (end > begin &&
+           std::isspace(static_cast<unsigned char>(text[end - 1])))
+      --end;
+    if (end > begin)
+      parts.emplace_back(text.substr(begin, end - begin));
+  };
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(')
+      ++depth;
+    else if (text[i] == ')')
+      --depth;
+    else if (text[i] == ',' && depth == 0) {
+      keep(start, i);
+      start = i + 1;
+    }
+  }
+  keep(start, text.size());
+  return parts;
 }
 
 std::string llmptx::runtime::formatSizes(const SizeBindings &sizes,

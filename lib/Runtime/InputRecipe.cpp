@@ -127,6 +127,18 @@ bool parseConstant(const std::string &text, double &value) {
 }
 } // namespace
 
+std::optional<std::string>
+llmptx::runtime::checkConstant(const std::string &value, ElementType type) {
+  double number;
+  if (!parseConstant(value, number))
+    return "constant '" + value + "' is not a number";
+  if (!isFloatType(type) &&
+      (!std::isfinite(number) || number != std::floor(number) ||
+       std::fabs(number) >= 0x1p63))
+    return "constant '" + value + "' is not an integer";
+  return std::nullopt;
+}
+
 InitRecipe llmptx::runtime::defaultRecipe(const BufferSpec &buffer) {
   InitRecipe recipe;
   if (buffer.role == BufferRole::Scratch || buffer.role == BufferRole::Output) {
@@ -247,17 +259,14 @@ void fillIota(const InitRecipe &recipe, uint64_t count, ElementWriter &out) {
 /// The error when the constant is not a number of the element type.
 std::optional<std::string> fillConstant(const InitRecipe &recipe,
                                         uint64_t count, ElementWriter &out) {
+  if (auto problem = checkConstant(recipe.value, out.type))
+    return problem;
   double value;
-  if (!parseConstant(recipe.value, value))
-    return "constant '" + recipe.value + "' is not a number";
-  uint64_t bits;
-  if (out.isFloat()) {
-    bits = doubleToFloatBits(out.type, value);
-  } else {
-    if (value != std::floor(value) || !std::isfinite(value))
-      return "constant '" + recipe.value + "' is not an integer";
-    bits = signedToIntegerBits(out.type, static_cast<int64_t>(value));
-  }
+  parseConstant(recipe.value, value);
+  uint64_t bits = out.isFloat()
+                      ? doubleToFloatBits(out.type, value)
+                      : signedToIntegerBits(out.type,
+                                            static_cast<int64_t>(value));
   for (uint64_t i = 0; i < count; ++i)
     out.store(i, bits);
   return std::nullopt;

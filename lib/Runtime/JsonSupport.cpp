@@ -2,6 +2,8 @@
 
 #include "JsonSupport.h"
 
+#include "llmptx/Support/UntrustedText.h"
+
 #include <cmath>
 
 using namespace llmptx::runtime::json_support;
@@ -9,6 +11,10 @@ using namespace llmptx::runtime::json_support;
 std::optional<Json>
 llmptx::runtime::json_support::parseJsonText(std::string_view text,
                                              std::string &error) {
+  if (auto tooDeep = llmptx::untrusted::findExcessiveJsonNesting(text)) {
+    error = "invalid JSON at " + *tooDeep;
+    return std::nullopt;
+  }
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error &e) {

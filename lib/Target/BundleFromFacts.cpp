@@ -53,26 +53,6 @@ llmptx::defaultShapes(const std::vector<std::string> &sizes) {
   return shapes;
 }
 
-std::vector<std::string> llmptx::splitHarnessDims(llvm::StringRef text) {
-  std::vector<std::string> dims;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    char c = i < text.size() ? text[i] : ',';
-    if (c == '(')
-      ++depth;
-    else if (c == ')')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      llvm::StringRef part = text.slice(start, i).trim();
-      if (!part.empty())
-        dims.push_back(part.str());
-      start = i + 1;
-    }
-  }
-  return dims;
-}
-
 static std::string scalarType(const std::string &element) {
   if (element == "i1")
     return "u8";
@@ -169,7 +149,7 @@ bufferShape(const KernelDescription &kernel, const ArgumentInfo &arg,
       kernel.hostLaunch ? &*kernel.hostLaunch : nullptr;
   std::vector<std::string> dynamicDims;
   if (harness && index < harness->args.size())
-    dynamicDims = splitHarnessDims(harness->args[index]);
+    dynamicDims = runtime::splitExpressionList(harness->args[index]);
   std::vector<std::string> shape;
   unsigned nextDynamic = 0;
   for (auto [dim, size] : llvm::enumerate(arg.shape)) {

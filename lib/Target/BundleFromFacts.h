@@ -36,10 +36,6 @@ buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
 std::vector<runtime::SizeBindings>
 defaultShapes(const std::vector<std::string> &sizes);
 
-/// Splits a harness argument entry ("M, min(N, 4)") into the expressions of
-/// its dynamic dimensions, at top-level commas only.
-std::vector<std::string> splitHarnessDims(llvm::StringRef text);
-
 /// The shapes a bundle of `kernel` runs: the harness's, else the standard
 /// ones adjusted to the stated divisibility; one empty binding without
 /// sizes.

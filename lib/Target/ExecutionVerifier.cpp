@@ -10,6 +10,8 @@
 #include "BundleFromFacts.h"
 #include "RunnerResults.h"
 
+#include "llmptx/Support/FileIO.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -58,13 +60,11 @@ ExecutionVerifier::writeBundle(const runtime::VerificationBundle &bundle,
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, moduleName + "." + bundle.kernel +
                                     suffix.str() + ".bundle.json");
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec);
-  if (ec)
+  if (auto problem = llmptx::untrusted::writeFileAtomically(
+          path.str().str(), runtime::writeBundleJson(bundle)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot write " + path.str().str() + ": " +
-                                       ec.message());
-  out << runtime::writeBundleJson(bundle);
+                                       *problem);
   return path.str().str();
 }
 

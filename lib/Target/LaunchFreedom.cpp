@@ -14,6 +14,8 @@
 #include "BundleFromFacts.h"
 #include "KernelFacts.h"
 
+#include "llmptx/Support/UntrustedText.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -157,7 +159,7 @@ findSizeSources(const KernelDescription &kernel) {
           sources.push_back({size, static_cast<unsigned>(index), -1});
         continue;
       }
-      std::vector<std::string> dims = splitHarnessDims(entry);
+      std::vector<std::string> dims = runtime::splitExpressionList(entry);
       unsigned nextDynamic = 0;
       for (auto [dim, extent] : llvm::enumerate(arg.shape)) {
         if (extent >= 0)
@@ -355,6 +357,9 @@ llvm::Expected<LaunchConfig> llmptx::parseLaunchBlock(llvm::StringRef text) {
   auto fail = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
+  if (auto tooDeep = untrusted::findExcessiveJsonNesting(
+          std::string_view(text.data(), text.size())))
+    return fail("the block is not JSON: " + *tooDeep);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return fail("the block is not JSON: " + llvm::toString(parsed.takeError()));

@@ -11,6 +11,7 @@
 #include "llmptx/PTX/CompileCheck.h"
 
 #include "llmptx/LLM/Secrets.h"
+#include "llmptx/Support/FileIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -58,33 +59,13 @@ std::string llmptx::appendToReport(llvm::StringRef path,
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
   text = llm::redactSecrets(text);
 
-  // Write next to the target and rename, so readers never see half a file.
   llvm::SmallString<256> directory(path);
   llvm::sys::path::remove_filename(directory);
   if (!directory.empty())
     if (std::error_code error = llvm::sys::fs::create_directories(directory))
       return "cannot create " + directory.str().str() + ": " + error.message();
-  llvm::SmallString<256> temporary(path);
-  temporary += ".tmp-%%%%%%";
-  int fd = -1;
-  llvm::SmallString<256> temporaryPath;
-  if (std::error_code error =
-          llvm::sys::fs::createUniqueFile(temporary, fd, temporaryPath))
-    return "cannot write the report next to " + path.str() + ": " +
-           error.message();
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << text;
-    out.close();
-    if (out.has_error()) {
-      llvm::sys::fs::remove(temporaryPath);
-      return "cannot write " + temporaryPath.str().str();
-    }
-  }
-  if (std::error_code error = llvm::sys::fs::rename(temporaryPath, path)) {
-    llvm::sys::fs::remove(temporaryPath);
-    return "cannot write " + path.str() + ": " + error.message();
-  }
+  if (auto problem = llmptx::untrusted::writeFileAtomically(path.str(), text))
+    return "cannot write " + path.str() + ": " + *problem;
   return {};
 }
 

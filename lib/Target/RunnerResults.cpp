@@ -69,6 +69,9 @@ llmptx::runBundles(const std::vector<std::string> &bundlePaths,
     command += " " + shellQuote(path);
   command += " -o " + shellQuote(resultsPath);
 
+  // The redirection opens runner.log by name; a symlink planted there must
+  // not have its target truncated.
+  llvm::sys::fs::remove(logPath);
   llvm::StringRef args[] = {"/bin/sh", "-c", command};
   std::optional<llvm::StringRef> redirects[] = {
       std::nullopt, llvm::StringRef(logPath), llvm::StringRef(logPath)};

@@ -18,6 +18,7 @@
 #include "llmptx/LLM/Provider.h"
 #include "llmptx/LLM/PtxExtraction.h"
 #include "llmptx/LLM/Secrets.h"
+#include "llmptx/Support/FileIO.h"
 #include "llmptx/LLM/Serialization.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -244,11 +245,8 @@ Error writeText(StringRef path, StringRef text) {
     outs().flush();
     return Error::success();
   }
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return createStringError(ec, path + ": cannot write: " + ec.message());
-  os << text;
+  if (auto problem = llmptx::untrusted::writeFileAtomically(path.str(), text))
+    return createStringError(path + ": cannot write: " + *problem);
   return Error::success();
 }
 

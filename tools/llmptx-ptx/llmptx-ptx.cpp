@@ -18,6 +18,7 @@
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
 #include "llmptx/PTX/Parser.h"
+#include "llmptx/Support/FileIO.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -337,14 +338,14 @@ int runFix(const Options &opts) {
       llvm::outs() << fixed->ptx;
     return 0;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(outputPath, ec, llvm::sys::fs::OF_None);
-  if (ec) {
+  // A new file renamed into place: when the write fails (a full disk) the
+  // input of `fix -i` is left as it was.
+  if (auto problem =
+          llmptx::untrusted::writeFileAtomically(outputPath, fixed->ptx)) {
     llvm::errs() << "llmptx-ptx: cannot write '" << outputPath
-                 << "': " << ec.message() << "\n";
+                 << "': " << *problem << "\n";
     return 2;
   }
-  os << fixed->ptx;
   return 0;
 }
 

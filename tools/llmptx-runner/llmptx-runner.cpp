@@ -17,12 +17,11 @@
 #include "llmptx/Runtime/PtxSignature.h"
 #include "llmptx/Runtime/Results.h"
 #include "llmptx/Runtime/Runner.h"
+#include "llmptx/Support/FileIO.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -78,7 +77,10 @@ static std::string selfExecutable(const char *argv0) {
   return argv0;
 }
 
-static void printPlan(const BundleInput &input) {
+/// Prints what would run; returns why the run would reject the bundle (the
+/// reference does not fit the ABI, a shape cannot be laid out), or nothing.
+static std::optional<std::string> printPlan(const BundleInput &input) {
+  std::optional<std::string> rejection;
   const VerificationBundle &bundle = input.bundle;
   std::printf("bundle %s: kernel %s, chip %s, %zu shapes, %u offset "
               "variant(s), reference %s, %zu candidate(s)\n",
@@ -94,8 +96,12 @@ static void printPlan(const BundleInput &input) {
       return *mismatch;
     return "ABI ok (" + std::to_string(entry->params.size()) + " params)";
   };
+  std::string referenceAbi = abi(bundle.reference);
   std::printf("  reference %s: %s\n", bundle.reference.entry.c_str(),
-              abi(bundle.reference).c_str());
+              referenceAbi.c_str());
+  if (referenceAbi.rfind("ABI ok", 0) != 0)
+    rejection = "the reference does not match the bundle's ABI: " +
+                referenceAbi;
   for (const KernelObject &candidate : bundle.candidates)
     std::printf("  candidate %s (%s): %s\n", candidate.name.c_str(),
                 candidate.entry.c_str(), abi(candidate).c_str());
@@ -104,6 +110,8 @@ static void printPlan(const BundleInput &input) {
       auto plan = planShape(bundle, s, v);
       if (!plan) {
         std::printf("  shape %zu: %s\n", s, plan.error().c_str());
+        if (!rejection)
+          rejection = "shape " + std::to_string(s) + ": " + plan.error();
         continue;
       }
       std::printf("  shape %zu variant %u: %s; reference %s\n", s, v,
@@ -144,6 +152,7 @@ static void printPlan(const BundleInput &input) {
               "above %gx\n",
               where.c_str(), bundle.timing.minRuns, bundle.timing.maxMs,
               work.c_str(), bundle.timing.confirmAbove);
+  return rejection;
 }
 
 namespace {
@@ -308,12 +317,12 @@ std::optional<int> parseCommandLine(const std::vector<std::string> &args,
 int summarizeResultsFiles(const std::vector<std::string> &paths) {
   int status = 0;
   for (const std::string &path : paths) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    auto results = file ? parseResultsJson(text.str())
-                        : ValueOrError<VerificationResults>(
-                              Failure{"cannot open the file"});
+    std::string text;
+    std::optional<std::string> problem =
+        llmptx::untrusted::readRegularFile(path, text);
+    auto results = problem ? ValueOrError<VerificationResults>(
+                                 Failure{"cannot read the file: " + *problem})
+                           : parseResultsJson(text);
     if (!results) {
       std::fprintf(stderr, "llmptx-runner: error: %s: %s\n", path.c_str(),
                    results.error().c_str());
@@ -374,11 +383,10 @@ int runBundles(const std::vector<BundleInput> &bundles,
   std::fputs(formatSummary(results).c_str(), stdout);
   std::fflush(stdout);
   if (!command.outputPath.empty()) {
-    std::ofstream file(command.outputPath, std::ios::binary | std::ios::trunc);
-    file << writeResultsJson(results);
-    if (!file) {
-      std::fprintf(stderr, "llmptx-runner: cannot write %s\n",
-                   command.outputPath.c_str());
+    if (auto problem = llmptx::untrusted::writeFileAtomically(
+            command.outputPath, writeResultsJson(results))) {
+      std::fprintf(stderr, "llmptx-runner: cannot write %s: %s\n",
+                   command.outputPath.c_str(), problem->c_str());
       return 1;
     }
   }
@@ -407,9 +415,15 @@ int main(int argc, char **argv) {
   if (!readBundles(command.bundlePaths, bundles))
     return 1;
   if (command.plan) {
+    int status = 0;
     for (const BundleInput &input : bundles)
-      printPlan(input);
-    return 0;
+      if (std::optional<std::string> rejection = printPlan(input)) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "llmptx-runner: error: %s: %s\n",
+                     input.path.c_str(), rejection->c_str());
+        status = 1;
+      }
+    return status;
   }
 
   RunnerOptions &options = command.options;

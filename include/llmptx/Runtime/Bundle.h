@@ -53,6 +53,11 @@ struct InitRecipe {
 };
 const char *initRecipeKindName(InitRecipe::Kind kind);
 
+/// The widest ulp tolerance a bundle or harness may state: 2^20 ulp is an
+/// eighth of a binade in f32 and already accepts wrong bf16/f16 results, so
+/// anything wider is a typo that would accept every finite output.
+inline constexpr uint64_t kMaxUlpTolerance = 1u << 20;
+
 /// When a float output element counts as equal to the reference: bit-equal,
 /// or within any one of the bounds that is set. NaN equals NaN of any
 /// payload; -0 equals +0 unless signedZero.

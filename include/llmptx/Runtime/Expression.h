@@ -82,6 +82,10 @@ private:
 ValueOrError<int64_t> evaluateExpression(std::string_view text,
                                          const SizeBindings &bindings);
 
+/// Splits a comma-separated list of expressions ("M, min(N, 4)") at its
+/// top-level commas, trimmed; empty entries are dropped.
+std::vector<std::string> splitExpressionList(std::string_view text);
+
 /// Floor division and modulo as the expression language defines them; they
 /// return false on division by zero or overflow.
 bool floorDivide(int64_t lhs, int64_t rhs, int64_t &result);

@@ -52,6 +52,11 @@ generateElements(const InitRecipe &recipe, ElementType type, uint64_t count,
                  const std::vector<uint8_t> *copySource = nullptr,
                  unsigned specialOrdinal = 0);
 
+/// Why a `constant` recipe's value cannot fill elements of `type` (not a
+/// number, not an integer for an integer type), or nothing.
+std::optional<std::string> checkConstant(const std::string &value,
+                                         ElementType type);
+
 /// The recipe a buffer uses when the bundle names none.
 InitRecipe defaultRecipe(const BufferSpec &buffer);
 

@@ -8,6 +8,10 @@
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 #include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
 
+#include "llmptx/Runtime/Bundle.h"
+#include "llmptx/Runtime/Expression.h"
+#include "llmptx/Support/UntrustedText.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -15,6 +19,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace llmptx;
@@ -120,6 +126,30 @@ static bool isIdentifier(StringRef name) {
 
 using EmitError = function_ref<InFlightDiagnostic()>;
 
+/// A float literal ("2.5", "-1e-3"): the value of a float scalar argument.
+static bool isFloatLiteral(StringRef text) {
+  double ignored;
+  return !text.trim().getAsDouble(ignored);
+}
+
+/// `text` is an expression of the harness's sizes.
+static LogicalResult verifyExpression(EmitError emitError, StringRef what,
+                                      StringRef text,
+                                      const llvm::StringSet<> &sizes) {
+  auto expression =
+      runtime::Expression::parse(std::string_view(text.data(), text.size()));
+  if (!expression)
+    return emitError() << what << ": '"
+                       << untrusted::clipForMessage(
+                              std::string_view(text.data(), text.size()))
+                       << "' is not an expression: " << expression.error();
+  for (const std::string &name : expression->names())
+    if (!sizes.contains(name))
+      return emitError() << what << ": '" << name
+                         << "' is not one of the harness's sizes";
+  return success();
+}
+
 /// Sizes are distinct identifiers; `names` receives them.
 static LogicalResult verifySizes(EmitError emitError, ArrayAttr sizes,
                                  llvm::StringSet<> &names) {
@@ -156,20 +186,36 @@ static LogicalResult verifyShapes(EmitError emitError, ArrayAttr sizes,
 /// dimensions, argument indices for the outputs.
 static LogicalResult verifyLaunch(EmitError emitError, ArrayAttr args,
                                   ArrayAttr grid, DenseI32ArrayAttr block,
-                                  DenseI32ArrayAttr outputs) {
+                                  DenseI32ArrayAttr outputs,
+                                  const llvm::StringSet<> &names) {
   if (args)
-    for (auto [i, arg] : llvm::enumerate(args))
+    for (auto [i, arg] : llvm::enumerate(args)) {
       if (!isa<StringAttr, IntegerAttr, FloatAttr>(arg))
         return emitError() << "args[" << i
                            << "] must be a string expression or a number";
+      auto text = dyn_cast<StringAttr>(arg);
+      if (!text || isFloatLiteral(text.getValue()))
+        continue;
+      std::string what = ("args[" + llvm::Twine(i) + "]").str();
+      for (const std::string &part : runtime::splitExpressionList(
+               std::string_view(text.getValue().data(), text.size())))
+        if (failed(verifyExpression(emitError, what, part, names)))
+          return failure();
+    }
   if (grid) {
     if (grid.size() != 3)
       return emitError() << "grid must have 3 entries (x, y, z), found "
                          << grid.size();
-    for (auto [i, dim] : llvm::enumerate(grid))
+    for (auto [i, dim] : llvm::enumerate(grid)) {
       if (!isa<StringAttr, IntegerAttr>(dim))
         return emitError() << "grid[" << i
                            << "] must be a string expression or an integer";
+      if (auto text = dyn_cast<StringAttr>(dim))
+        if (failed(verifyExpression(emitError,
+                                    ("grid[" + llvm::Twine(i) + "]").str(),
+                                    text.getValue(), names)))
+          return failure();
+    }
   }
   if (block) {
     if (block.size() != 3)
@@ -185,18 +231,44 @@ static LogicalResult verifyLaunch(EmitError emitError, ArrayAttr args,
   return success();
 }
 
+static std::optional<double> numberOf(Attribute attr) {
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(integer.getInt());
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  return std::nullopt;
+}
+
+/// ulp is a count of representable values, so a non-negative integer, and
+/// one small enough to still reject something; rel and abs are finite and
+/// non-negative. A typo (`ulp = -1`, `ulp = 1.5`) must never turn the
+/// comparison off.
 static LogicalResult verifyTolerance(EmitError emitError,
                                      DictionaryAttr tolerance) {
   for (NamedAttribute entry : tolerance) {
     StringRef key = entry.getName().getValue();
-    if (key != "ulp" && key != "rel" && key != "abs")
+    Attribute value = entry.getValue();
+    if (key == "ulp") {
+      auto ulp = dyn_cast<IntegerAttr>(value);
+      if (!ulp || ulp.getValue().isNegative() ||
+          ulp.getValue().getActiveBits() > 32 ||
+          ulp.getValue().getZExtValue() > runtime::kMaxUlpTolerance)
+        return emitError() << "tolerance ulp must be an integer from 0 to "
+                           << runtime::kMaxUlpTolerance << ", found " << value;
+    } else if (key == "rel" || key == "abs") {
+      std::optional<double> number = numberOf(value);
+      if (!number || !std::isfinite(*number) || *number < 0)
+        return emitError() << "tolerance " << key
+                           << " must be a finite non-negative number, found "
+                           << value;
+    } else {
       return emitError() << "tolerance key '" << key
                          << "' is not one of ulp, rel, abs";
-    if (!isa<IntegerAttr, FloatAttr>(entry.getValue()))
-      return emitError() << "tolerance '" << key << "' must be a number";
+    }
   }
   return success();
 }
+
 
 /// facts.divisible: sizes to positive divisors, which the harness's own
 /// shapes respect.
@@ -227,14 +299,6 @@ static LogicalResult verifyDivisible(EmitError emitError, Attribute fact,
     }
   }
   return success();
-}
-
-static std::optional<double> numberOf(Attribute attr) {
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return static_cast<double>(integer.getInt());
-  if (auto real = dyn_cast<FloatAttr>(attr))
-    return real.getValueAsDouble();
-  return std::nullopt;
 }
 
 /// facts.range: argN to [lo, hi] with lo <= hi.
@@ -315,13 +379,13 @@ LogicalResult HarnessAttr::verify(EmitError emitError, ArrayAttr sizes,
                                   DictionaryAttr tolerance,
                                   DictionaryAttr facts, StringAttr flops,
                                   ArrayAttr timing) {
-  if (flops && flops.getValue().trim().empty())
-    return emitError() << "flops must be an expression of the sizes";
   llvm::StringSet<> names;
   if (failed(verifySizes(emitError, sizes, names)) ||
+      (flops &&
+       failed(verifyExpression(emitError, "flops", flops.getValue(), names))) ||
       (timing && failed(verifyTiming(emitError, sizes, timing, facts))) ||
       (shapes && failed(verifyShapes(emitError, sizes, shapes))) ||
-      failed(verifyLaunch(emitError, args, grid, block, outputs)) ||
+      failed(verifyLaunch(emitError, args, grid, block, outputs, names)) ||
       (tolerance && failed(verifyTolerance(emitError, tolerance))) ||
       (facts && failed(verifyFacts(emitError, facts, sizes, shapes, names))))
     return failure();

@@ -32,6 +32,8 @@ def LLMGen_Dialect : Dialect {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::gpu::GPUDialect"];
   let useDefaultAttributePrinterParser = 1;
+  // `llmgen.harness` is checked against the gpu.func it describes.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
   }];
