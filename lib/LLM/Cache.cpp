@@ -200,6 +200,17 @@ CompletionCache::Scan CompletionCache::scan() const {
   Scan result;
   SmallString<256> base(root);
   sys::path::append(base, "v1");
+  // A cache that does not exist yet is empty; one that is not a directory
+  // is an error, not an empty cache.
+  for (StringRef dir : {StringRef(root), StringRef(base)}) {
+    sys::fs::file_status status;
+    if (sys::fs::status(dir, status))
+      return result;
+    if (!sys::fs::is_directory(status)) {
+      result.problem = (dir + " is not a directory").str();
+      return result;
+    }
+  }
   std::vector<std::string> files;
   std::error_code ec;
   for (sys::fs::directory_iterator shard(base, ec), end; !ec && shard != end;
@@ -214,7 +225,12 @@ CompletionCache::Scan CompletionCache::scan() const {
         continue;
       files.push_back(file->path());
     }
+    if (inner)
+      result.corrupt.push_back({shard->path(), "cannot list: " +
+                                                   inner.message()});
   }
+  if (ec)
+    result.problem = "cannot list " + base.str().str() + ": " + ec.message();
   llvm::sort(files);
   for (const std::string &path : files) {
     StringRef stem = sys::path::stem(path);

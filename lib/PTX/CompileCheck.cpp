@@ -3,12 +3,14 @@
 // nvJitLink is dlopen'ed (never linked), so the library builds and runs on
 // machines without CUDA; its entry points are declared here with the
 // signatures of nvJitLink.h (CUDA 12/13 keep the unversioned names as
-// exported symbols). ptxas runs as a subprocess with a timeout.
+// exported symbols). The PTX it assembles is untrusted (a model's answer),
+// and nvJitLink has crashed and corrupted the heap on such input, so it runs
+// in a forked child with a time and memory limit; ptxas runs as a
+// subprocess with the same limits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/PTX/CompileCheck.h"
-#include "llmptx/PTX/PtxIsa.h"
 #include "llmptx/Runtime/CudaToolkit.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -19,8 +21,18 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llmptx::ptx;
 using llvm::StringRef;
@@ -251,6 +263,207 @@ Diagnostic toolError(std::string message) {
                         std::move(message));
 }
 
+/// What one nvJitLink run produced.
+struct NvJitLinkOutput {
+  int status = 0; ///< of nvJitLinkCreate/AddData/Complete, 0 = success
+  bool created = true;
+  std::string info, errors, cubin;
+};
+
+/// Runs nvJitLink in this process: only ever called in the child.
+NvJitLinkOutput runNvJitLink(const NvJitLinkApi &api,
+                             const std::vector<std::string> &args,
+                             const std::string &ptx) {
+  NvJitLinkOutput output;
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  NvHandle handle = nullptr;
+  output.status = api.create(&handle, argv.size(), argv.data());
+  if (output.status != 0) {
+    output.created = false;
+    return output;
+  }
+  // nvJitLink wants the PTX NUL-terminated.
+  output.status = api.addData(handle, NvInputPtx, ptx.c_str(), ptx.size() + 1,
+                              "input.ptx");
+  if (output.status == 0)
+    output.status = api.complete(handle);
+  output.info = readLog(handle, api.infoLogSize, api.infoLog);
+  output.errors = readLog(handle, api.errorLogSize, api.errorLog);
+  size_t size = 0;
+  if (output.status == 0 && api.cubinSize(handle, &size) == 0 && size) {
+    output.cubin.resize(size);
+    if (api.cubin(handle, output.cubin.data()) != 0)
+      output.cubin.clear();
+  }
+  api.destroy(&handle);
+  return output;
+}
+
+bool writeAll(int fd, const void *data, size_t size) {
+  const char *bytes = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t put = ::write(fd, bytes, size);
+    if (put < 0 && errno == EINTR)
+      continue;
+    if (put <= 0)
+      return false;
+    bytes += put;
+    size -= static_cast<size_t>(put);
+  }
+  return true;
+}
+
+/// The child's message: status, created, then the three strings, each
+/// length-prefixed.
+bool sendOutput(int fd, const NvJitLinkOutput &output) {
+  int32_t header[2] = {output.status, output.created ? 1 : 0};
+  if (!writeAll(fd, header, sizeof header))
+    return false;
+  for (const std::string *text : {&output.info, &output.errors, &output.cubin}) {
+    uint64_t size = text->size();
+    if (!writeAll(fd, &size, sizeof size) ||
+        !writeAll(fd, text->data(), text->size()))
+      return false;
+  }
+  return true;
+}
+
+bool receiveOutput(StringRef message, NvJitLinkOutput &output) {
+  int32_t header[2];
+  if (message.size() < sizeof header)
+    return false;
+  std::memcpy(header, message.data(), sizeof header);
+  message = message.drop_front(sizeof header);
+  output.status = header[0];
+  output.created = header[1] != 0;
+  for (std::string *text : {&output.info, &output.errors, &output.cubin}) {
+    uint64_t size;
+    if (message.size() < sizeof size)
+      return false;
+    std::memcpy(&size, message.data(), sizeof size);
+    message = message.drop_front(sizeof size);
+    if (message.size() < size)
+      return false;
+    *text = message.take_front(size).str();
+    message = message.drop_front(size);
+  }
+  return message.empty();
+}
+
+/// The child's address space limit: what it inherits plus `extraBytes`.
+void limitAddressSpace(uint64_t extraBytes) {
+  unsigned long pages = 0;
+  if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%lu", &pages) != 1)
+      pages = 0;
+    std::fclose(statm);
+  }
+  uint64_t current = static_cast<uint64_t>(pages) * ::sysconf(_SC_PAGESIZE);
+  struct rlimit limit;
+  limit.rlim_cur = limit.rlim_max = current + extraBytes;
+  ::setrlimit(RLIMIT_AS, &limit);
+}
+
+/// Runs nvJitLink in a forked child with the options' time and memory
+/// limits. A crash, a deadlock or a memory storm in nvJitLink ends the
+/// child, and becomes a "compile-tool" diagnostic here.
+void compileInChild(const NvJitLinkApi &api,
+                    const std::vector<std::string> &args, StringRef ptx,
+                    const CompileOptions &options, CompileResult &result,
+                    NvJitLinkOutput &output) {
+  std::string text = ptx.str();
+  int pipeFds[2];
+  if (::pipe(pipeFds) != 0) {
+    result.diagnostics.push_back(toolError(
+        "cannot start nvJitLink's child process: " +
+        std::string(std::strerror(errno))));
+    return;
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(pipeFds[0]);
+    ::close(pipeFds[1]);
+    result.diagnostics.push_back(toolError(
+        "cannot start nvJitLink's child process: " +
+        std::string(std::strerror(errno))));
+    return;
+  }
+  if (pid == 0) {
+    // The child: the parent's crash handlers (LLVM's print a stack trace,
+    // which can deadlock on a heap nvJitLink corrupted) are not wanted.
+    for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+      std::signal(signal, SIG_DFL);
+    ::close(pipeFds[0]);
+    // What glibc prints as it aborts on a corrupted heap is not the
+    // compiler's output; the diagnostic says that nvJitLink crashed.
+    int devNull = ::open("/dev/null", O_WRONLY);
+    if (devNull >= 0)
+      ::dup2(devNull, STDERR_FILENO);
+    if (options.memoryLimitMB)
+      limitAddressSpace(static_cast<uint64_t>(options.memoryLimitMB) << 20);
+    NvJitLinkOutput produced = runNvJitLink(api, args, text);
+    ::_exit(sendOutput(pipeFds[1], produced) ? 0 : 1);
+  }
+  ::close(pipeFds[1]);
+  auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::seconds(options.timeoutSeconds ? options.timeoutSeconds
+                                                  : 24 * 3600);
+  std::string message;
+  bool timedOut = false;
+  char chunk[1 << 16];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+    if (left <= 0) {
+      timedOut = true;
+      break;
+    }
+    struct pollfd poll = {pipeFds[0], POLLIN, 0};
+    int ready = ::poll(&poll, 1, static_cast<int>(std::min<long long>(
+                                     left, 1000)));
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (ready <= 0)
+      continue;
+    ssize_t got = ::read(pipeFds[0], chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    message.append(chunk, static_cast<size_t>(got));
+  }
+  ::close(pipeFds[0]);
+  if (timedOut)
+    ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timedOut) {
+    result.diagnostics.push_back(
+        toolError("nvJitLink did not finish within " +
+                  std::to_string(options.timeoutSeconds) + " s; killed"));
+    return;
+  }
+  if (WIFSIGNALED(status)) {
+    result.diagnostics.push_back(toolError(
+        "nvJitLink crashed (" + std::string(strsignal(WTERMSIG(status))) +
+        ")" +
+        (WTERMSIG(status) == SIGKILL || WTERMSIG(status) == SIGSEGV
+             ? "; it may have run out of its " +
+                   std::to_string(options.memoryLimitMB) + " MiB"
+             : std::string())));
+    return;
+  }
+  if (!receiveOutput(message, output))
+    result.diagnostics.push_back(toolError(
+        "nvJitLink's child process ended without a result (exit status " +
+        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")"));
+}
+
 bool compileWithNvJitLink(StringRef ptx, StringRef chip,
                           const CudaToolkit &toolkit,
                           const CompileOptions &options,
@@ -280,46 +493,31 @@ bool compileWithNvJitLink(StringRef ptx, StringRef chip,
                                    "-verbose"};
   for (const std::string &extra : options.extraArgs)
     args.push_back("-Xptxas=" + extra);
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
-  NvHandle handle = nullptr;
-  int rc = api.create(&handle, argv.size(), argv.data());
-  if (rc != 0) {
+  NvJitLinkOutput output;
+  compileInChild(api, args, ptx, options, result, output);
+  if (hasErrors(result.diagnostics))
+    return true;
+  if (!output.created) {
     result.diagnostics.push_back(toolError("nvJitLinkCreate failed (code " +
-                                           std::to_string(rc) +
+                                           std::to_string(output.status) +
                                            ") for -arch=" + chip.str()));
     return true;
   }
-  // nvJitLink wants the PTX NUL-terminated.
-  std::string data = ptx.str();
-  rc = api.addData(handle, NvInputPtx, data.c_str(), data.size() + 1,
-                   "input.ptx");
-  if (rc == 0)
-    rc = api.complete(handle);
-  std::string info = readLog(handle, api.infoLogSize, api.infoLog);
-  std::string errors = readLog(handle, api.errorLogSize, api.errorLog);
-  result.log = info + errors;
-  parseAssemblerLog(errors, result.diagnostics, result.resources);
+  result.log = output.info + output.errors;
+  parseAssemblerLog(output.errors, result.diagnostics, result.resources);
   std::vector<Diagnostic> infoDiags;
-  parseAssemblerLog(info, infoDiags, result.resources);
+  parseAssemblerLog(output.info, infoDiags, result.resources);
   for (Diagnostic &d : infoDiags)
     if (d.severity == Severity::Warning)
       result.diagnostics.push_back(std::move(d));
-  if (rc == 0) {
-    size_t size = 0;
-    if (api.cubinSize(handle, &size) == 0 && size) {
-      result.cubin.resize(size);
-      if (api.cubin(handle, result.cubin.data()) != 0)
-        result.cubin.clear();
-    }
+  if (output.status == 0) {
+    result.cubin = std::move(output.cubin);
     result.ok = !result.cubin.empty();
   } else if (!hasErrors(result.diagnostics)) {
-    result.diagnostics.push_back(
-        toolError("nvJitLink failed (code " + std::to_string(rc) + ")" +
-                  (errors.empty() ? std::string() : ": " + errors)));
+    result.diagnostics.push_back(toolError(
+        "nvJitLink failed (code " + std::to_string(output.status) + ")" +
+        (output.errors.empty() ? std::string() : ": " + output.errors)));
   }
-  api.destroy(&handle);
   return true;
 }
 
@@ -377,8 +575,9 @@ void compileWithPtxas(StringRef ptx, StringRef chip, const CudaToolkit &toolkit,
   std::string execError;
   bool failed = false;
   int rc = llvm::sys::ExecuteAndWait(toolkit.ptxasPath, argv, std::nullopt,
-                                     redirects, options.timeoutSeconds, 0,
-                                     &execError, &failed);
+                                     redirects, options.timeoutSeconds,
+                                     options.memoryLimitMB, &execError,
+                                     &failed);
   if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
     result.log = (*buffer)->getBuffer().str();
   if (failed || rc < 0) {
@@ -424,19 +623,15 @@ CompileResult llmptx::ptx::compilePtx(StringRef ptxText, StringRef chip,
         toolError("no chip given for the compile check (e.g. sm_90)"));
     return result;
   }
-  bool tryNvJitLink = options.backend != CompileBackend::Ptxas &&
-                      !toolkit.nvJitLinkPath.empty();
-  // nvJitLink assembles inside this process, so its crash is ours: CUDA
-  // 13.0's dies (SIGSEGV in nvJitLinkAddData) on a wgmma.mma_async whose
-  // descriptor is a constant, which ptxas assembles. The instructions of
-  // the architecture- and family-specific targets (sm_90a, sm_100f) are
-  // where such bugs live, so Auto gives those to ptxas, a child process,
-  // when there is one.
-  std::optional<Chip> target = parseChip(chip);
-  if (options.backend == CompileBackend::Auto && target &&
-      (target->archSpecific || target->familySpecific) &&
-      !toolkit.ptxasPath.empty())
-    tryNvJitLink = false;
+  // Auto takes ptxas when there is one: nvJitLink has crashed on answers
+  // ptxas assembles (CUDA 13.0 on a wgmma.mma_async with constant
+  // descriptors, and on a 100k-character .func name), and although it runs
+  // in a child process here, ptxas is the assembler the driver's JIT
+  // matches and reports on most plainly.
+  bool tryNvJitLink = !toolkit.nvJitLinkPath.empty() &&
+                      (options.backend == CompileBackend::NvJitLink ||
+                       (options.backend == CompileBackend::Auto &&
+                        toolkit.ptxasPath.empty()));
   if (tryNvJitLink &&
       compileWithNvJitLink(ptxText, chip, toolkit, options, result)) {
     addColumns(ptxText, result.diagnostics);

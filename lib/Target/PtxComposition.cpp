@@ -116,23 +116,36 @@ llmptx::composePtxModule(llvm::StringRef referencePtx,
                               "' does not define that entry");
     version = std::max(version, candidate.module.version());
 
+    // The candidate's own symbols get a prefix, so two candidates (or a
+    // candidate and the reference) never clash. `.extern` declarations
+    // name symbols defined outside the module (vprintf, __assertfail, a
+    // linked global) and keep their names; PTX accepts the same extern
+    // declared twice. Dynamic shared memory (`.extern .shared`) is the
+    // kernel's own and is renamed like any global.
     std::string prefix = "__llmgen_" + replacement.entry + "_";
     llvm::StringMap<std::string> renames;
     for (const ptx::VariableDecl &global : candidate.module.globals)
-      renames[global.name] = prefix + global.name.str();
+      if (global.linkage != ".extern" || global.space == ".shared")
+        renames[global.name] = prefix + global.name.str();
     for (const ptx::Function &function : candidate.module.functions)
-      if (function.name != replacement.entry)
+      if (function.name != replacement.entry && function.linkage != ".extern")
         renames[function.name] = prefix + function.name.str();
 
-    // Drop the header directives; keep everything else.
-    llvm::DenseSet<unsigned> headerLines = {
+    // Drop the header directives and any other `.entry` the answer holds
+    // (only the replaced kernel ships); keep everything else.
+    llvm::DenseSet<unsigned> skippedLines = {
         candidate.module.versionLoc.line, candidate.module.targetLoc.line,
         candidate.module.addressSizeLoc.line};
+    for (const ptx::Function &function : candidate.module.functions)
+      if (function.isEntry && function.name != replacement.entry)
+        for (unsigned line = function.loc.line;
+             line <= std::max(function.loc.line, function.bodyEnd.line); ++line)
+          skippedLines.insert(line);
     llvm::SmallVector<llvm::StringRef> lines;
     splitLines(replacement.ptx, lines);
     std::string body;
     for (auto [index, line] : llvm::enumerate(lines)) {
-      if (headerLines.contains(index + 1))
+      if (skippedLines.contains(index + 1))
         continue;
       body += line;
       body += '\n';

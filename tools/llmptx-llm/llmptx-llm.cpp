@@ -589,6 +589,10 @@ int runCache() {
   }
   if (cacheAction == "ls" || cacheAction == "verify") {
     CompletionCache::Scan scan = cache.scan();
+    if (!scan.problem.empty()) {
+      WithColor::error(errs(), "llmptx-llm") << scan.problem << "\n";
+      return ExitFailure;
+    }
     if (cacheAction == "ls")
       for (const CacheEntry &entry : scan.entries)
         outs() << formatv("{0} {1,-9} {2,-20} s{3} {4,-28} {5,-16} {6} "

@@ -68,6 +68,9 @@ public:
     std::vector<CacheEntry> entries;
     /// (path, problem) of every entry that failed its checks.
     std::vector<std::pair<std::string, std::string>> corrupt;
+    /// Why the cache could not be scanned at all (the directory is a file,
+    /// cannot be read); empty when it was, or does not exist yet.
+    std::string problem;
   };
   /// Reads and checks every entry, sorted by path.
   Scan scan() const;

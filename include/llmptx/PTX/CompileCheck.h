@@ -1,8 +1,8 @@
 //===- CompileCheck.h - Real PTX compile with ptxas/nvJitLink ---*- C++ -*-===//
 //
-// Compiles PTX with the CUDA toolkit that is found (never assumed): the
-// nvJitLink library in-process when present, ptxas as a subprocess
-// otherwise. Their messages are parsed into Diagnostics and the resource
+// Compiles PTX with the CUDA toolkit that is found (never assumed): ptxas as
+// a subprocess when present, otherwise the nvJitLink library in a forked
+// child process, both with a time and a memory limit. Their messages are parsed into Diagnostics and the resource
 // report (registers, spills, shared/local/constant bytes, barriers) into
 // data, so the repair loop sees compile errors exactly like lint errors.
 //
@@ -49,8 +49,7 @@ struct ResourceReport {
 llvm::json::Value toJson(const ResourceReport &report);
 
 enum class CompileBackend {
-  Auto,      ///< nvJitLink when the library loads, else ptxas; ptxas
-             ///< first for an architecture-specific chip (sm_90a)
+  Auto,      ///< ptxas when there is one, else nvJitLink
   NvJitLink, ///< nvJitLink only
   Ptxas,     ///< ptxas only
 };
@@ -61,8 +60,11 @@ struct CompileOptions {
   unsigned optLevel = 3;
   /// Extra assembler options ("-lineinfo", "--maxrregcount=64", ...).
   std::vector<std::string> extraArgs;
-  /// Kill ptxas after this many seconds (0 = no limit).
+  /// Kill the assembler after this many seconds (0 = no limit).
   unsigned timeoutSeconds = 120;
+  /// The assembler's memory limit in MiB (0 = none): ptxas's data segment,
+  /// nvJitLink's child process's address space beyond what it inherits.
+  unsigned memoryLimitMB = 8192;
 };
 
 struct CompileResult {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
 #include <optional>
 #include <string>
@@ -89,6 +90,16 @@ writeFileAtomically(const std::string &path, std::string_view contents) {
   if (fd < 0)
     return "cannot create a temporary file next to it: " +
            std::string(std::strerror(errno));
+  // Past a file size limit (ulimit -f) write(2) raises SIGXFSZ, which would
+  // kill the process and leave the temporary file behind; ignored, it is
+  // an EFBIG error like a full disk.
+  struct sigaction ignore = {}, previous = {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGXFSZ, &ignore, &previous);
+  struct Restore {
+    struct sigaction &previous;
+    ~Restore() { ::sigaction(SIGXFSZ, &previous, nullptr); }
+  } restore{previous};
   auto fail = [&](int error) {
     ::close(fd);
     ::unlink(temporary.c_str());

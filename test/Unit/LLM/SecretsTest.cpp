@@ -52,4 +52,17 @@ TEST(SecretsTest, ReadsTheEnvironmentOnEveryCall) {
   EXPECT_EQ(redactSecrets("late-key-7777"), "[REDACTED]");
 }
 
+/// A key holding '"' or '\\' is written escaped into every JSON file (cache
+/// entries, batch files, reports); the check does not depend on the key's
+/// characters.
+TEST(SecretsTest, JsonEscapedKeysAreCaughtToo) {
+  ScopedEnv quoted("OPENAI_API_KEY", "sk-q\"u\\o-secret");
+  EXPECT_TRUE(containsSecret("{\"completion\": \"sk-q\\\"u\\\\o-secret\"}"));
+  EXPECT_EQ(redactSecrets("{\"completion\": \"sk-q\\\"u\\\\o-secret\"}"),
+            "{\"completion\": \"[REDACTED]\"}");
+  EXPECT_EQ(redactSecrets("raw sk-q\"u\\o-secret"), "raw [REDACTED]");
+  ScopedEnv control("ANTHROPIC_API_KEY", "tab\there-secret");
+  EXPECT_TRUE(containsSecret("\"tab\\there-secret\""));
+}
+
 } // namespace

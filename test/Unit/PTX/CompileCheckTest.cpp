@@ -145,10 +145,7 @@ TEST(CompileCheckTest, CompileErrorsBecomeLocatedDiagnostics) {
   }
 }
 
-TEST(CompileCheckTest, ArchitectureSpecificChipsGoToPtxasFirst) {
-  // nvJitLink runs in this process and CUDA 13.0's crashes on some wgmma
-  // code (test/PTX/regression-sm90a-nvjitlink-crash.test); plain chips
-  // keep it.
+TEST(CompileCheckTest, AutoTakesPtxasWhenThereIsOne) {
   std::optional<CudaToolkit> tk = realToolkit();
   if (!tk || tk->ptxasPath.empty() || tk->nvJitLinkPath.empty())
     GTEST_SKIP() << "needs both ptxas and libnvJitLink";
@@ -157,7 +154,62 @@ TEST(CompileCheckTest, ArchitectureSpecificChipsGoToPtxasFirst) {
   EXPECT_TRUE(r.ok) << r.log;
   EXPECT_EQ(r.tool, "ptxas");
   std::string plain = test::readCorpus("nvptx/block_reduce_shared.ptx");
-  EXPECT_EQ(compilePtx(plain, "sm_90", *tk).tool, "nvJitLink");
+  EXPECT_EQ(compilePtx(plain, "sm_90", *tk).tool, "ptxas");
+  CudaToolkit libraryOnly = *tk;
+  libraryOnly.ptxasPath.clear();
+  EXPECT_EQ(compilePtx(plain, "sm_90", libraryOnly).tool, "nvJitLink");
+}
+
+/// A 100k-character .func name corrupts CUDA 13's nvJitLink heap (glibc
+/// aborts, or LLVM's crash handler deadlocks in malloc). It runs in a child
+/// process, so this process gets a diagnostic and goes on.
+TEST(CompileCheckTest, NvJitLinkCrashIsADiagnosticNotOurs) {
+  std::optional<CudaToolkit> tk = realToolkit();
+  if (!tk || tk->nvJitLinkPath.empty())
+    GTEST_SKIP() << "no libnvJitLink on this machine";
+  std::string name(100000, 'f');
+  std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                     ".func " +
+                     name + "()\n{\n\tret;\n}\n.visible .entry k()\n{\n"
+                            "\tcall " +
+                     name + ", ();\n\tret;\n}\n";
+  CompileOptions options;
+  options.backend = CompileBackend::NvJitLink;
+  options.timeoutSeconds = 60;
+  CompileResult r = compilePtx(text, "sm_90", *tk, options);
+  if (!r.ok) {
+    ASSERT_FALSE(r.diagnostics.empty());
+    EXPECT_EQ(r.diagnostics[0].code, "compile-tool") << r.diagnostics[0].message;
+  }
+  // The process is whole: a plain compile still works.
+  std::string plain = test::readCorpus("nvptx/block_reduce_shared.ptx");
+  EXPECT_TRUE(compilePtx(plain, "sm_90", *tk, options).ok);
+}
+
+TEST(CompileCheckTest, AssemblerTimeLimitIsADiagnostic) {
+  std::optional<CudaToolkit> tk = realToolkit();
+  if (!tk || tk->nvJitLinkPath.empty())
+    GTEST_SKIP() << "no libnvJitLink on this machine";
+  // 40k unrolled dependent FMAs take nvJitLink well over a second.
+  std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                     ".visible .entry k(.param .u64 p)\n{\n"
+                     "\t.reg .f32 %f<3>;\n\t.reg .b64 %rd<2>;\n"
+                     "\tld.param.u64 %rd1, [p];\n\tld.global.f32 %f1, "
+                     "[%rd1];\n";
+  for (int i = 0; i < 40000; ++i)
+    text += "\tfma.rn.f32 %f1, %f1, %f1, %f1;\n";
+  text += "\tst.global.f32 [%rd1], %f1;\n\tret;\n}\n";
+  CompileOptions options;
+  options.backend = CompileBackend::NvJitLink;
+  options.timeoutSeconds = 1;
+  CompileResult r = compilePtx(text, "sm_90", *tk, options);
+  if (r.ok)
+    GTEST_SKIP() << "this nvJitLink assembled it within a second";
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].code, "compile-tool");
+  EXPECT_NE(r.diagnostics[0].message.find("did not finish within 1 s"),
+            std::string::npos)
+      << r.diagnostics[0].message;
 }
 
 TEST(CompileCheckTest, MissingToolIsAnErrorNotACrash) {

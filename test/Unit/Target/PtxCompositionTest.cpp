@@ -130,4 +130,82 @@ TEST(PtxComposition, UnknownReferenceEntryIsAnError) {
             std::string::npos);
 }
 
+// A candidate that prints: vprintf is declared `.extern` and resolved by
+// the driver, so composition must keep its name (the renamed
+// __llmgen_first_vprintf exists nowhere); its dynamic shared memory is the
+// kernel's own and is renamed.
+const char *kPrintingCandidate = R"(.version 8.0
+.target sm_90
+.address_size 64
+
+.extern .func (.param .b32 func_retval0) vprintf(
+	.param .b64 vprintf_param_0,
+	.param .b64 vprintf_param_1
+);
+.extern .shared .align 16 .b8 dynamic[];
+.global .align 1 .b8 format[4] = {104, 105, 10, 0};
+
+.visible .entry first(
+	.param .u64 first_param_0
+)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<4>;
+	mov.u64 %rd1, format;
+	cvta.global.u64 %rd2, %rd1;
+	mov.u64 %rd3, dynamic;
+	{
+	.param .b64 param0;
+	st.param.b64 [param0], %rd2;
+	.param .b64 param1;
+	st.param.b64 [param1], 0;
+	.param .b32 retval0;
+	call.uni (retval0), vprintf, (param0, param1);
+	ld.param.b32 %r1, [retval0];
+	}
+	ret;
+}
+)";
+
+TEST(PtxComposition, ExternDeclarationsKeepTheirNames) {
+  llvm::Expected<std::string> composed =
+      composePtxModule(kReference, {{"first", kPrintingCandidate}});
+  ASSERT_TRUE(static_cast<bool>(composed))
+      << llvm::toString(composed.takeError());
+  ptx::ParseResult parsed = ptx::parsePtx(*composed);
+  ASSERT_TRUE(parsed.ok());
+  const ptx::Function *vprintf = parsed.module.findFunction("vprintf");
+  ASSERT_NE(vprintf, nullptr);
+  EXPECT_EQ(vprintf->linkage, ".extern");
+  EXPECT_EQ(parsed.module.findFunction("__llmgen_first_vprintf"), nullptr);
+  EXPECT_NE(composed->find("call.uni (retval0), vprintf, (param0, param1);"),
+            std::string::npos);
+  EXPECT_NE(parsed.module.findGlobal("__llmgen_first_dynamic"), nullptr);
+  EXPECT_NE(parsed.module.findGlobal("__llmgen_first_format"), nullptr);
+}
+
+// select=llm ships the composed module: an extra kernel in the answer must
+// not come with it.
+TEST(PtxComposition, ExtraEntriesOfTheAnswerAreDropped) {
+  std::string candidate = std::string(kCandidate) + R"(
+.visible .entry extra(
+	.param .u64 extra_param_0
+)
+{
+	ret;
+}
+)";
+  llvm::Expected<std::string> composed =
+      composePtxModule(kReference, {{"second", candidate}});
+  ASSERT_TRUE(static_cast<bool>(composed))
+      << llvm::toString(composed.takeError());
+  ptx::ParseResult parsed = ptx::parsePtx(*composed);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_NE(parsed.module.findFunction("second"), nullptr);
+  EXPECT_NE(parsed.module.findFunction("__llmgen_second_twice"), nullptr);
+  for (const ptx::Function &function : parsed.module.functions)
+    EXPECT_EQ(function.name.find("extra"), llvm::StringRef::npos)
+        << function.name.str();
+}
+
 } // namespace

@@ -12,7 +12,9 @@
 #include "llmptx/Runtime/Expression.h"
 #include "llmptx/Support/UntrustedText.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
@@ -107,7 +109,47 @@ Attribute TargetAttr::getReferenceTarget() const {
                                    getLink());
 }
 
+/// Kernel names become PTX `.entry` names, which the host loads by name and
+/// the model must reproduce: a PTX identifier ([a-zA-Z][a-zA-Z0-9_$]* or
+/// [_$%][a-zA-Z0-9_$]+), of reasonable length. Other functions may also hold
+/// '.', which the NVPTX backend rewrites consistently; anything else (a '-',
+/// a space, a non-ASCII letter) aborts that backend.
+static LogicalResult verifySymbolNames(Operation *gpuModule) {
+  constexpr size_t maxLength = 1024;
+  WalkResult walk = gpuModule->walk([&](FunctionOpInterface function) {
+    StringRef name = SymbolTable::getSymbolName(function).getValue();
+    bool kernel = function->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
+                  function->hasAttr("nvvm.kernel");
+    auto inBody = [&](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$' || (!kernel && c == '.');
+    };
+    bool valid = !name.empty() && name.size() <= maxLength &&
+                 (llvm::isAlpha(name.front()) ||
+                  (name.size() > 1 &&
+                   (name.front() == '_' || name.front() == '$' ||
+                    name.front() == '%'))) &&
+                 llvm::all_of(name.drop_front(), inBody);
+    if (valid)
+      return WalkResult::advance();
+    InFlightDiagnostic diag = function->emitOpError();
+    diag << (kernel ? "kernel" : "function") << " name '"
+         << untrusted::clipForMessage(std::string_view(name.data(), name.size()),
+                                      60)
+         << "' cannot be a PTX symbol: ";
+    if (name.size() > maxLength)
+      diag << "it has " << name.size() << " characters, at most " << maxLength
+           << " are accepted";
+    else
+      diag << "use letters, digits, '_' and '$'"
+           << (kernel ? "" : " (and '.')") << ", not starting with a digit";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult TargetAttr::verifyTarget(Operation *gpuModule) const {
+  if (failed(verifySymbolNames(gpuModule)))
+    return failure();
   // The reference path decides which NVVM ops the chip supports.
   return cast<NVVM::NVVMTargetAttr>(getReferenceTarget())
       .verifyTarget(gpuModule);
