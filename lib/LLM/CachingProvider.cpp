@@ -35,7 +35,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 Completion completionFromEntry(const CacheEntry &entry) {
   Completion completion;
   completion.ok = true;
-  completion.text = redactSecrets(entry.completion);
+  completion.text = entry.completion;
   completion.model =
       entry.respondedModel.empty() ? entry.request.model : entry.respondedModel;
   completion.promptTokens = entry.promptTokens;
@@ -53,10 +53,20 @@ std::string describe(const CompletionRequest &request) {
          std::to_string(request.sampleIndex) + ")";
 }
 
-/// An API key an answer quotes is redacted before anything keeps the
-/// answer, so it reaches neither the cache, nor a repair request, nor the
-/// output module or a bundle.
-void admitAnswer(Completion &completion) {
+/// An answer is checked before anything keeps it: one over the configured
+/// size is a failed call, and an API key it quotes is redacted, so the key
+/// reaches neither the cache, nor a repair request, nor the output module
+/// or a bundle.
+void admitAnswer(const ProviderConfig &config, Completion &completion) {
+  if (config.maxAnswerBytes && completion.text.size() > config.maxAnswerBytes) {
+    completion.ok = false;
+    completion.error =
+        formatv("the answer is {0} bytes, more than the {1} an answer may be",
+                completion.text.size(), config.maxAnswerBytes)
+            .str();
+    completion.text.clear();
+    return;
+  }
   completion.text = redactSecrets(wire::sanitizeUtf8(completion.text));
 }
 
@@ -81,6 +91,7 @@ public:
         key = found.key;
         if (found.status == CompletionCache::LookupStatus::Hit) {
           Completion completion = completionFromEntry(found.entry);
+          admitAnswer(config, completion);
           completion.wallMs = millisecondsSince(start);
           return completion;
         }
@@ -94,7 +105,7 @@ public:
     Completion completion = inner->complete(request);
     completion.cacheKey = key;
     if (completion.ok)
-      admitAnswer(completion);
+      admitAnswer(config, completion);
     if (completion.ok) {
       if (config.cacheMode == CacheMode::ReadWrite) {
         CacheEntry entry;
@@ -139,6 +150,7 @@ public:
       switch (found.status) {
       case CompletionCache::LookupStatus::Hit:
         completion = completionFromEntry(found.entry);
+        admitAnswer(config, completion);
         break;
       case CompletionCache::LookupStatus::Corrupt:
         completion.error = "replay: " + found.problem;

@@ -16,7 +16,6 @@
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
 #include "llmptx/PTX/Parser.h"
-#include "llmptx/Support/UntrustedText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -310,20 +309,6 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
       return;
     }
 
-    // A model caught in a repetition loop, or a kernel unrolled into
-    // megabytes that ptxas would take minutes on: refused before any check,
-    // and not sent back in a repair request.
-    if (completion.text.size() > untrusted::kMaxAnswerBytes) {
-      attempt.status = AttemptStatus::NoPtx;
-      attempt.note = llvm::formatv("the answer is {0} bytes, more than the "
-                                   "{1} an answer may be; not checked",
-                                   completion.text.size(),
-                                   untrusted::kMaxAnswerBytes)
-                         .str();
-      reportProgress(settings, kernel, attempt, attempt.note);
-      outcome.attempts.push_back(std::move(attempt));
-      return;
-    }
     llm::ExtractedPtx extracted = llm::extractPtx(completion.text);
     attempt.note = extracted.note;
     Candidate candidate;

@@ -9,6 +9,7 @@
 #include "llmptx/Target/TargetSettings.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.h"
+#include "llmptx/Support/UntrustedText.h"
 
 #include <cstdlib>
 #include <type_traits>
@@ -69,6 +70,9 @@ llm::ProviderConfig TargetSettings::providerConfig() const {
   if (!cacheDir.empty())
     config.cacheDir = cacheDir;
   config.cacheMode = cache;
+  // A model caught in a repetition loop, or a kernel unrolled into
+  // megabytes ptxas takes minutes on: refused before it is cached.
+  config.maxAnswerBytes = untrusted::kMaxAnswerBytes;
   if (jobs > 0)
     config.maxInFlight = jobs;
   return config;

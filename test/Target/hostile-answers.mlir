@@ -13,17 +13,19 @@
 // RUN: FileCheck %s --check-prefix=REDACTED < %t/run/out.mlir
 // REDACTED: [REDACTED]
 
-// An answer of more than 1 MiB (a model caught in a repetition loop) is
-// refused before any check and never sent back in a repair request.
+// An answer of more than 1 MiB (a model caught in a repetition loop) is a
+// failed call: not cached, not checked, never sent back in a repair request.
 // RUN: %python %S/Inputs/hostile_answers.py huge %t/huge
 // RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %t/huge --log %t/huge.jsonl" \
-// RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off report=%t/huge.json" -o /dev/null 2>&1 \
+// RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache-dir=%t/huge-cache report=%t/huge.json" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HUGE
 // HUGE: remark: llmgen: @vadd: using the NVPTX reference:
 // RUN: FileCheck %s --check-prefix=HUGE-REPORT < %t/huge.json
-// HUGE-REPORT: "note": "the answer is {{[0-9]+}} bytes, more than the 1048576 an answer may be; not checked"
+// HUGE-REPORT: "note": "the answer is {{[0-9]+}} bytes, more than the 1048576 an answer may be"
 // RUN: %python -c "import sys; print(len(open(sys.argv[1]).readlines()))" %t/huge.jsonl | FileCheck %s --check-prefix=ONE
 // ONE: 1
+// RUN: llmptx-llm cache verify --cache-dir %t/huge-cache | FileCheck %s --check-prefix=NOT-CACHED
+// NOT-CACHED: 0 entries ok, 0 corrupt
 
 // A launch block nested 100k deep is refused as JSON, not a stack overflow.
 // RUN: %python %S/Inputs/hostile_answers.py deep-launch %S/Inputs/answers/launch/scale.s0.txt %t/deep

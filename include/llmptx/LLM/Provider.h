@@ -101,6 +101,10 @@ struct ProviderConfig {
   double maxRetryAfterS = 120;
   /// Larger response bodies (or exec outputs) are refused.
   uint64_t maxResponseBytes = 16ull << 20;
+  /// A completion text larger than this (0 = no limit) is a failed call:
+  /// neither cached nor returned, and a cached one is not served. The
+  /// compiler sets untrusted::kMaxAnswerBytes.
+  uint64_t maxAnswerBytes = 0;
   /// openai: newer OpenAI reasoning models want "max_completion_tokens".
   std::string maxTokensField = "max_tokens";
   std::string anthropicVersion = "2023-06-01";
