@@ -226,8 +226,8 @@ CompletionCache::Scan CompletionCache::scan() const {
       files.push_back(file->path());
     }
     if (inner)
-      result.corrupt.push_back({shard->path(), "cannot list: " +
-                                                   inner.message()});
+      result.corrupt.push_back(
+          {shard->path(), "cannot list: " + inner.message()});
   }
   if (ec)
     result.problem = "cannot list " + base.str().str() + ": " + ec.message();

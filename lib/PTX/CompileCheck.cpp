@@ -24,9 +24,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
 #include <poll.h>
@@ -285,8 +285,8 @@ NvJitLinkOutput runNvJitLink(const NvJitLinkApi &api,
     return output;
   }
   // nvJitLink wants the PTX NUL-terminated.
-  output.status = api.addData(handle, NvInputPtx, ptx.c_str(), ptx.size() + 1,
-                              "input.ptx");
+  output.status =
+      api.addData(handle, NvInputPtx, ptx.c_str(), ptx.size() + 1, "input.ptx");
   if (output.status == 0)
     output.status = api.complete(handle);
   output.info = readLog(handle, api.infoLogSize, api.infoLog);
@@ -321,7 +321,8 @@ bool sendOutput(int fd, const NvJitLinkOutput &output) {
   int32_t header[2] = {output.status, output.created ? 1 : 0};
   if (!writeAll(fd, header, sizeof header))
     return false;
-  for (const std::string *text : {&output.info, &output.errors, &output.cubin}) {
+  for (const std::string *text :
+       {&output.info, &output.errors, &output.cubin}) {
     uint64_t size = text->size();
     if (!writeAll(fd, &size, sizeof size) ||
         !writeAll(fd, text->data(), text->size()))
@@ -376,18 +377,18 @@ void compileInChild(const NvJitLinkApi &api,
   std::string text = ptx.str();
   int pipeFds[2];
   if (::pipe(pipeFds) != 0) {
-    result.diagnostics.push_back(toolError(
-        "cannot start nvJitLink's child process: " +
-        std::string(std::strerror(errno))));
+    result.diagnostics.push_back(
+        toolError("cannot start nvJitLink's child process: " +
+                  std::string(std::strerror(errno))));
     return;
   }
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pipeFds[0]);
     ::close(pipeFds[1]);
-    result.diagnostics.push_back(toolError(
-        "cannot start nvJitLink's child process: " +
-        std::string(std::strerror(errno))));
+    result.diagnostics.push_back(
+        toolError("cannot start nvJitLink's child process: " +
+                  std::string(std::strerror(errno))));
     return;
   }
   if (pid == 0) {
@@ -423,8 +424,8 @@ void compileInChild(const NvJitLinkApi &api,
       break;
     }
     struct pollfd poll = {pipeFds[0], POLLIN, 0};
-    int ready = ::poll(&poll, 1, static_cast<int>(std::min<long long>(
-                                     left, 1000)));
+    int ready =
+        ::poll(&poll, 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (ready < 0 && errno != EINTR)
       break;
     if (ready <= 0)
@@ -450,8 +451,7 @@ void compileInChild(const NvJitLinkApi &api,
   }
   if (WIFSIGNALED(status)) {
     result.diagnostics.push_back(toolError(
-        "nvJitLink crashed (" + std::string(strsignal(WTERMSIG(status))) +
-        ")" +
+        "nvJitLink crashed (" + std::string(strsignal(WTERMSIG(status))) + ")" +
         (WTERMSIG(status) == SIGKILL || WTERMSIG(status) == SIGSEGV
              ? "; it may have run out of its " +
                    std::to_string(options.memoryLimitMB) + " MiB"
@@ -574,10 +574,9 @@ void compileWithPtxas(StringRef ptx, StringRef chip, const CudaToolkit &toolkit,
                                           StringRef(log.path)};
   std::string execError;
   bool failed = false;
-  int rc = llvm::sys::ExecuteAndWait(toolkit.ptxasPath, argv, std::nullopt,
-                                     redirects, options.timeoutSeconds,
-                                     options.memoryLimitMB, &execError,
-                                     &failed);
+  int rc = llvm::sys::ExecuteAndWait(
+      toolkit.ptxasPath, argv, std::nullopt, redirects, options.timeoutSeconds,
+      options.memoryLimitMB, &execError, &failed);
   if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
     result.log = (*buffer)->getBuffer().str();
   if (failed || rc < 0) {
@@ -628,10 +627,10 @@ CompileResult llmptx::ptx::compilePtx(StringRef ptxText, StringRef chip,
   // descriptors, and on a 100k-character .func name), and although it runs
   // in a child process here, ptxas is the assembler the driver's JIT
   // matches and reports on most plainly.
-  bool tryNvJitLink = !toolkit.nvJitLinkPath.empty() &&
-                      (options.backend == CompileBackend::NvJitLink ||
-                       (options.backend == CompileBackend::Auto &&
-                        toolkit.ptxasPath.empty()));
+  bool tryNvJitLink =
+      !toolkit.nvJitLinkPath.empty() &&
+      (options.backend == CompileBackend::NvJitLink ||
+       (options.backend == CompileBackend::Auto && toolkit.ptxasPath.empty()));
   if (tryNvJitLink &&
       compileWithNvJitLink(ptxText, chip, toolkit, options, result)) {
     addColumns(ptxText, result.diagnostics);

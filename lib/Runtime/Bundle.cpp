@@ -526,7 +526,8 @@ private:
     for (const std::string &name : expression->names())
       if (std::find(bundle.sizes.begin(), bundle.sizes.end(), name) ==
           bundle.sizes.end())
-        fail(path, "unknown size '" + name + "' in '" + llmptx::untrusted::clipForMessage(text) +
+        fail(path, "unknown size '" + name + "' in '" +
+                       llmptx::untrusted::clipForMessage(text) +
                        "' (sizes: " + sizeList() + ")");
   }
 

@@ -326,7 +326,8 @@ Expression::evaluateNode(int index, const SizeBindings &bindings) const {
   case Op::Mod:
   case Op::CeilDiv:
     if (b == 0)
-      return Failure{"division by zero in '" + untrusted::clipForMessage(source) + "'"};
+      return Failure{"division by zero in '" +
+                     untrusted::clipForMessage(source) + "'"};
     fine = node.op == Op::Div   ? floorDivide(a, b, result)
            : node.op == Op::Mod ? floorModulo(a, b, result)
                                 : ceilDivide(a, b, result);

@@ -263,10 +263,10 @@ std::optional<std::string> fillConstant(const InitRecipe &recipe,
     return problem;
   double value;
   parseConstant(recipe.value, value);
-  uint64_t bits = out.isFloat()
-                      ? doubleToFloatBits(out.type, value)
-                      : signedToIntegerBits(out.type,
-                                            static_cast<int64_t>(value));
+  uint64_t bits =
+      out.isFloat()
+          ? doubleToFloatBits(out.type, value)
+          : signedToIntegerBits(out.type, static_cast<int64_t>(value));
   for (uint64_t i = 0; i < count; ++i)
     out.store(i, bits);
   return std::nullopt;

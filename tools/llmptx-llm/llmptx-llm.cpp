@@ -18,8 +18,8 @@
 #include "llmptx/LLM/Provider.h"
 #include "llmptx/LLM/PtxExtraction.h"
 #include "llmptx/LLM/Secrets.h"
-#include "llmptx/Support/FileIO.h"
 #include "llmptx/LLM/Serialization.h"
+#include "llmptx/Support/FileIO.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

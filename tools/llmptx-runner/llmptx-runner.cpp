@@ -100,8 +100,8 @@ static std::optional<std::string> printPlan(const BundleInput &input) {
   std::printf("  reference %s: %s\n", bundle.reference.entry.c_str(),
               referenceAbi.c_str());
   if (referenceAbi.rfind("ABI ok", 0) != 0)
-    rejection = "the reference does not match the bundle's ABI: " +
-                referenceAbi;
+    rejection =
+        "the reference does not match the bundle's ABI: " + referenceAbi;
   for (const KernelObject &candidate : bundle.candidates)
     std::printf("  candidate %s (%s): %s\n", candidate.name.c_str(),
                 candidate.entry.c_str(), abi(candidate).c_str());

@@ -2,9 +2,10 @@
 //
 // Compiles PTX with the CUDA toolkit that is found (never assumed): ptxas as
 // a subprocess when present, otherwise the nvJitLink library in a forked
-// child process, both with a time and a memory limit. Their messages are parsed into Diagnostics and the resource
-// report (registers, spills, shared/local/constant bytes, barriers) into
-// data, so the repair loop sees compile errors exactly like lint errors.
+// child process, both with a time and a memory limit. Their messages are parsed
+// into Diagnostics and the resource report (registers, spills,
+// shared/local/constant bytes, barriers) into data, so the repair loop sees
+// compile errors exactly like lint errors.
 //
 //===----------------------------------------------------------------------===//
 

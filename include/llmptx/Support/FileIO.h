@@ -18,10 +18,10 @@
 #include "llmptx/Support/UntrustedText.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <csignal>
 #include <fcntl.h>
 #include <optional>
 #include <string>

@@ -170,8 +170,9 @@ TEST(CompileCheckTest, NvJitLinkCrashIsADiagnosticNotOurs) {
   std::string name(100000, 'f');
   std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
                      ".func " +
-                     name + "()\n{\n\tret;\n}\n.visible .entry k()\n{\n"
-                            "\tcall " +
+                     name +
+                     "()\n{\n\tret;\n}\n.visible .entry k()\n{\n"
+                     "\tcall " +
                      name + ", ();\n\tret;\n}\n";
   CompileOptions options;
   options.backend = CompileBackend::NvJitLink;
@@ -179,7 +180,8 @@ TEST(CompileCheckTest, NvJitLinkCrashIsADiagnosticNotOurs) {
   CompileResult r = compilePtx(text, "sm_90", *tk, options);
   if (!r.ok) {
     ASSERT_FALSE(r.diagnostics.empty());
-    EXPECT_EQ(r.diagnostics[0].code, "compile-tool") << r.diagnostics[0].message;
+    EXPECT_EQ(r.diagnostics[0].code, "compile-tool")
+        << r.diagnostics[0].message;
   }
   // The process is whole: a plain compile still works.
   std::string plain = test::readCorpus("nvptx/block_reduce_shared.ptx");

@@ -285,7 +285,8 @@ TEST(BundleTest, InMemoryBundlesAreValidatedToo) {
 TEST(BundleTest, ReadBundleFileNamesThePath) {
   auto missing = readBundleFile("/nonexistent/bundle.json");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), "/nonexistent/bundle.json: cannot read the file: No such file or directory");
+  EXPECT_EQ(missing.error(), "/nonexistent/bundle.json: cannot read the file: "
+                             "No such file or directory");
 }
 
 } // namespace

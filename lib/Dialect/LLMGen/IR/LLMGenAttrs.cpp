@@ -14,9 +14,9 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -123,25 +123,25 @@ static LogicalResult verifySymbolNames(Operation *gpuModule) {
     auto inBody = [&](char c) {
       return llvm::isAlnum(c) || c == '_' || c == '$' || (!kernel && c == '.');
     };
-    bool valid = !name.empty() && name.size() <= maxLength &&
-                 (llvm::isAlpha(name.front()) ||
-                  (name.size() > 1 &&
-                   (name.front() == '_' || name.front() == '$' ||
-                    name.front() == '%'))) &&
-                 llvm::all_of(name.drop_front(), inBody);
+    bool valid =
+        !name.empty() && name.size() <= maxLength &&
+        (llvm::isAlpha(name.front()) ||
+         (name.size() > 1 && (name.front() == '_' || name.front() == '$' ||
+                              name.front() == '%'))) &&
+        llvm::all_of(name.drop_front(), inBody);
     if (valid)
       return WalkResult::advance();
     InFlightDiagnostic diag = function->emitOpError();
     diag << (kernel ? "kernel" : "function") << " name '"
-         << untrusted::clipForMessage(std::string_view(name.data(), name.size()),
-                                      60)
+         << untrusted::clipForMessage(
+                std::string_view(name.data(), name.size()), 60)
          << "' cannot be a PTX symbol: ";
     if (name.size() > maxLength)
       diag << "it has " << name.size() << " characters, at most " << maxLength
            << " are accepted";
     else
-      diag << "use letters, digits, '_' and '$'"
-           << (kernel ? "" : " (and '.')") << ", not starting with a digit";
+      diag << "use letters, digits, '_' and '$'" << (kernel ? "" : " (and '.')")
+           << ", not starting with a digit";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
@@ -311,7 +311,6 @@ static LogicalResult verifyTolerance(EmitError emitError,
   return success();
 }
 
-
 /// facts.divisible: sizes to positive divisors, which the harness's own
 /// shapes respect.
 static LogicalResult verifyDivisible(EmitError emitError, Attribute fact,
@@ -414,13 +413,11 @@ static LogicalResult verifyTiming(EmitError emitError, ArrayAttr sizes,
   return success();
 }
 
-LogicalResult HarnessAttr::verify(EmitError emitError, ArrayAttr sizes,
-                                  ArrayAttr shapes, ArrayAttr args,
-                                  ArrayAttr grid, DenseI32ArrayAttr block,
-                                  DenseI32ArrayAttr outputs,
-                                  DictionaryAttr tolerance,
-                                  DictionaryAttr facts, StringAttr flops,
-                                  ArrayAttr timing) {
+LogicalResult
+HarnessAttr::verify(EmitError emitError, ArrayAttr sizes, ArrayAttr shapes,
+                    ArrayAttr args, ArrayAttr grid, DenseI32ArrayAttr block,
+                    DenseI32ArrayAttr outputs, DictionaryAttr tolerance,
+                    DictionaryAttr facts, StringAttr flops, ArrayAttr timing) {
   llvm::StringSet<> names;
   if (failed(verifySizes(emitError, sizes, names)) ||
       (flops &&

@@ -8,9 +8,9 @@
 #include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 
+#include "llmptx/Runtime/Expression.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llmptx/Runtime/Expression.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -37,9 +37,7 @@ void LLMGenDialect::initialize() {
 /// only for a float scalar), outputs and ranges must name arguments that
 /// exist, and a harness block must agree with known_block_size.
 static LogicalResult verifyHarnessOn(gpu::GPUFuncOp func, HarnessAttr harness) {
-  auto error = [&]() {
-    return func.emitOpError() << "llmgen.harness: ";
-  };
+  auto error = [&]() { return func.emitOpError() << "llmgen.harness: "; };
   if (!func.isKernel())
     return error() << "only a gpu.func kernel has a harness";
   ArrayRef<Type> types = func.getArgumentTypes();
@@ -61,10 +59,10 @@ static LogicalResult verifyHarnessOn(gpu::GPUFuncOp func, HarnessAttr harness) {
           return error() << "args[" << index << "] of memref "
                          << describe(index)
                          << " must list its dynamic dimensions as a string";
-        size_t given = llmptx::runtime::splitExpressionList(std::string_view(
-                                                        text.getValue().data(),
-                                                        text.size()))
-                           .size();
+        size_t given =
+            llmptx::runtime::splitExpressionList(
+                std::string_view(text.getValue().data(), text.size()))
+                .size();
         int64_t dynamic = memref.getNumDynamicDims();
         if (given != 0 && static_cast<int64_t>(given) != dynamic)
           return error() << "args[" << index << "] gives " << given
@@ -106,8 +104,8 @@ static LogicalResult verifyHarnessOn(gpu::GPUFuncOp func, HarnessAttr harness) {
         unsigned index = 0;
         range.getName().getValue().drop_front(3).getAsInteger(10, index);
         if (index >= types.size())
-          return error() << "facts: range names "
-                         << range.getName().getValue() << ", but the kernel "
+          return error() << "facts: range names " << range.getName().getValue()
+                         << ", but the kernel "
                          << "has " << types.size() << " arguments";
       }
   if (DenseI32ArrayAttr block = harness.getBlock())
