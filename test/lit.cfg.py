@@ -19,7 +19,7 @@ config.name = "LLMPTX"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".ptx", ".test", ".py"]
 config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py",
-                   "CMakeLists.txt"]
+                   "CMakeLists.txt", "gpu_tests.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llmptx_obj_root, "test")
 

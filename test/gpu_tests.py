@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Runs the project's `REQUIRES: cuda` lit tests on the GPU machine, which has
+neither lit nor FileCheck, and checks their output here.
+
+    # on the GPU machine (from the repository root, build/bin carried):
+    python3 test/gpu_tests.py run --build build --out $OUT/gpu-tests TEST...
+    # back here, on the folder the run brought back:
+    python3 test/gpu_tests.py check --out DIR [--filecheck PATH]
+
+`run` executes each test's RUN lines with lit's substitutions (%python,
+%inputs, %S, %s, %t, %llmptx_libs, the build's tools first on PATH). A
+pipeline that ends in `| FileCheck ARGS` runs without its last stage and
+its output is kept; a `FileCheck ARGS < FILE` or `--input-file=FILE` line
+keeps FILE. `not CMD` inverts the exit status as lit's `not` does, and
+`not --crash` expects a signal. `check` then runs the real FileCheck on
+every kept output with the test's own CHECK lines and prints lit-style
+PASS/FAIL lines; it exits 1 when any test failed on either side.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_lines(path):
+    """The RUN commands of a test file, continuation lines joined."""
+    commands, pending = [], ""
+    for line in open(path, encoding="utf-8"):
+        match = re.search(r"RUN:\s?(.*)$", line)
+        if not match:
+            continue
+        text = match.group(1).rstrip()
+        if text.endswith("\\"):
+            pending += text[:-1] + " "
+            continue
+        commands.append(pending + text)
+        pending = ""
+    return commands
+
+
+def substitute(command, test, temp, build):
+    folder = os.path.dirname(test)
+    for key, value in (
+            ("%python", sys.executable), ("%inputs", ROOT + "/test/Inputs"),
+            ("%llmptx_libs", os.path.abspath(build + "/lib")),
+            ("%S", folder), ("%s", test), ("%t", temp)):
+        command = command.replace(key, value)
+    return command
+
+
+def split_filecheck(command):
+    """(command to run, FileCheck arguments, file FileCheck reads or None)."""
+    pipe = re.search(r"\|\s*FileCheck\s+(.*)$", command)
+    if pipe:
+        return command[:pipe.start()], pipe.group(1), None
+    alone = re.match(r"\s*FileCheck\s+(.*)$", command)
+    if alone:
+        args = alone.group(1)
+        redirect = re.search(r"<\s*(\S+)", args)
+        if redirect:
+            return None, args[:redirect.start()] + args[redirect.end():], \
+                redirect.group(1)
+        given = re.search(r"--input-file[= ](\S+)", args)
+        if given:
+            return None, args[:given.start()] + args[given.end():], \
+                given.group(1)
+    return command, None, None
+
+
+def run_shell(command, env):
+    """Runs `command` with lit's `not` / `not --crash` prefix handling."""
+    expect = "success"
+    stripped = command.lstrip()
+    if stripped.startswith("not --crash "):
+        expect, stripped = "crash", stripped[len("not --crash "):]
+    elif stripped.startswith("not "):
+        expect, stripped = "failure", stripped[len("not "):]
+    result = subprocess.run(["/bin/bash", "-o", "pipefail", "-c", stripped],
+                            capture_output=True, env=env, timeout=600)
+    code = result.returncode
+    ok = {"success": code == 0, "failure": code not in (0,) and code > 0,
+          "crash": code < 0 or code >= 128}[expect]
+    return ok, code, result.stdout, result.stderr
+
+
+def run(args):
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ)
+    env["PATH"] = os.path.abspath(args.build + "/bin") + ":" + env["PATH"]
+    env["PYTHONPATH"] = ROOT + "/python"
+    manifest = []
+    for test in args.tests:
+        test = os.path.abspath(test)
+        name = os.path.relpath(test, ROOT + "/test").replace("/", "__")
+        temp = os.path.join(os.path.abspath(args.out), name + ".tmp")
+        entry = {"test": os.path.relpath(test, ROOT), "checks": [],
+                 "error": None}
+        for index, line in enumerate(run_lines(test)):
+            command, check, source = split_filecheck(
+                substitute(line, test, temp, args.build))
+            kept = os.path.join(args.out, "%s.%d.out" % (name, index))
+            if command is not None:
+                ok, code, out, err = run_shell(command, env)
+                if check is not None:
+                    open(kept, "wb").write(out)
+                if not ok:
+                    entry["error"] = "RUN line %d exited %d: %s\n%s" % (
+                        index, code, line, err.decode(errors="replace")[-2000:])
+                    break
+            elif source is not None:
+                if not os.path.exists(source):
+                    entry["error"] = "RUN line %d: no file %s" % (index, source)
+                    break
+                shutil.copyfile(source, kept)
+            if check is not None:
+                entry["checks"].append({"args": check.strip(),
+                                        "input": os.path.basename(kept)})
+        manifest.append(entry)
+        print("%s: %s" % ("ran" if not entry["error"] else "ERROR",
+                          entry["test"]))
+    json.dump(manifest, open(os.path.join(args.out, "manifest.json"), "w"),
+              indent=1)
+    return 0
+
+
+def check(args):
+    manifest = json.load(open(os.path.join(args.out, "manifest.json")))
+    failed = 0
+    for entry in manifest:
+        test = os.path.join(ROOT, entry["test"])
+        problems = [entry["error"]] if entry["error"] else []
+        for item in entry["checks"]:
+            words = [w if w != "%s" else test
+                     for w in shlex.split(item["args"])]
+            result = subprocess.run(
+                [args.filecheck] + words + ["--input-file",
+                                            os.path.join(args.out,
+                                                         item["input"])],
+                capture_output=True, text=True)
+            if result.returncode != 0:
+                problems.append(result.stderr[-3000:])
+        failed += bool(problems)
+        print("%s: %s" % ("FAIL" if problems else "PASS", entry["test"]))
+        for problem in problems:
+            print(problem)
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    ran = sub.add_parser("run")
+    ran.add_argument("--build", default="build")
+    ran.add_argument("--out", required=True)
+    ran.add_argument("tests", nargs="+")
+    checked = sub.add_parser("check")
+    checked.add_argument("--out", required=True)
+    checked.add_argument("--filecheck",
+                         default=shutil.which("FileCheck-22") or
+                         "/usr/lib/llvm-22/bin/FileCheck")
+    args = parser.parse_args()
+    return run(args) if args.mode == "run" else check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
