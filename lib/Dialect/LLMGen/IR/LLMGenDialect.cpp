@@ -9,9 +9,9 @@
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 
 #include "llmptx/Runtime/Expression.h"
+
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -77,12 +77,11 @@ static LogicalResult verifyHarnessOn(gpu::GPUFuncOp func, HarnessAttr harness) {
       if (!text)
         continue;
       StringRef value = text.getValue().trim();
-      double ignored;
-      bool floatLiteral = !value.getAsDouble(ignored);
-      bool integerLiteral = !value.empty() && llvm::all_of(value, [](char c) {
-        return llvm::isDigit(c) || c == '-';
-      });
-      if (floatLiteral && !integerLiteral && !isFloat)
+      double real;
+      int64_t integer;
+      bool fractional =
+          !value.getAsDouble(real) && value.getAsInteger(10, integer);
+      if (fractional && !isFloat)
         return error() << "args[" << index << "] is a float for the integer "
                        << describe(index);
       if (llmptx::runtime::splitExpressionList(
