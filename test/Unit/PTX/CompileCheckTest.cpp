@@ -192,13 +192,13 @@ TEST(CompileCheckTest, AssemblerTimeLimitIsADiagnostic) {
   std::optional<CudaToolkit> tk = realToolkit();
   if (!tk || tk->nvJitLinkPath.empty())
     GTEST_SKIP() << "no libnvJitLink on this machine";
-  // 40k unrolled dependent FMAs take nvJitLink well over a second.
+  // 200k unrolled dependent FMAs take nvJitLink seconds.
   std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
                      ".visible .entry k(.param .u64 p)\n{\n"
                      "\t.reg .f32 %f<3>;\n\t.reg .b64 %rd<2>;\n"
                      "\tld.param.u64 %rd1, [p];\n\tld.global.f32 %f1, "
                      "[%rd1];\n";
-  for (int i = 0; i < 40000; ++i)
+  for (int i = 0; i < 200000; ++i)
     text += "\tfma.rn.f32 %f1, %f1, %f1, %f1;\n";
   text += "\tst.global.f32 [%rd1], %f1;\n\tret;\n}\n";
   CompileOptions options;
