@@ -420,7 +420,8 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
   if (!harness && !kernel.hostLaunch)
     return missingFact("no launch facts: put #llmgen.harness<sizes = ..., "
                        "args = ..., grid = ...> on the gpu.func or launch it "
-                       "from host code with constant sizes");
+                       "from host code with constant sizes (" +
+                       kernel.hostLaunchMissing + ")");
 
   runtime::VerificationBundle bundle;
   bundle.kernel = kernel.name;

@@ -152,6 +152,8 @@ struct KernelDescription {
   std::array<int64_t, 3> gridSize{0, 0, 0};
   std::optional<HarnessFacts> harness;
   std::optional<ConstantLaunch> hostLaunch;
+  /// Without a constant host launch: which fact the host code lacks.
+  std::string hostLaunchMissing;
   /// Facts the model may rely on, one per line (alignment, static shapes).
   std::vector<std::string> statedFacts;
   /// Launch facts spelled for the prompt.

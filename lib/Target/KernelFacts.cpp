@@ -8,19 +8,17 @@
 
 #include "KernelFacts.h"
 
+#include "HostFacts.h"
 #include "LaunchFreedom.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
 #include "llmptx/Dialect/LLMGen/IR/LLMGenProperties.h"
 #include "llmptx/PTX/Parser.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -201,98 +199,6 @@ static HarnessFacts readHarness(llmgen::HarnessAttr harness) {
   return facts;
 }
 
-static std::optional<int64_t> constantIndex(Value value) {
-  APInt constant;
-  if (value && matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
-  return std::nullopt;
-}
-
-/// The shape of a memref the host passes: static, or allocated with
-/// constant sizes (memref.alloc/alloca).
-static std::optional<SmallVector<int64_t>> constantShape(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (type.hasStaticShape())
-    return SmallVector<int64_t>(type.getShape());
-  Operation *definition = memref.getDefiningOp();
-  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(definition))
-    return std::nullopt;
-  SmallVector<int64_t> shape;
-  unsigned nextDynamic = 0;
-  for (int64_t dim : type.getShape()) {
-    if (!ShapedType::isDynamic(dim)) {
-      shape.push_back(dim);
-      continue;
-    }
-    std::optional<int64_t> size =
-        constantIndex(definition->getOperand(nextDynamic++));
-    if (!size)
-      return std::nullopt;
-    shape.push_back(*size);
-  }
-  return shape;
-}
-
-std::optional<ConstantLaunch>
-llmptx::describeConstantLaunch(gpu::LaunchFuncOp launch) {
-  ConstantLaunch constant;
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  Value dims[] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
-  for (auto [i, dim] : llvm::enumerate(dims)) {
-    std::optional<int64_t> value = constantIndex(dim);
-    if (!value)
-      return std::nullopt;
-    (i < 3 ? constant.grid[i] : constant.block[i - 3]) = *value;
-  }
-  if (Value shared = launch.getDynamicSharedMemorySize()) {
-    std::optional<int64_t> bytes = constantIndex(shared);
-    if (!bytes)
-      return std::nullopt;
-    constant.dynamicSharedBytes = *bytes;
-  }
-  for (Value operand : launch.getKernelOperands()) {
-    if (isa<MemRefType>(operand.getType())) {
-      std::optional<SmallVector<int64_t>> shape = constantShape(operand);
-      if (!shape)
-        return std::nullopt;
-      constant.memrefShapes.emplace_back(shape->begin(), shape->end());
-      constant.scalarValues.emplace_back();
-      continue;
-    }
-    constant.memrefShapes.emplace_back();
-    APInt integer;
-    FloatAttr real;
-    if (matchPattern(operand, m_ConstantInt(&integer))) {
-      constant.scalarValues.push_back(std::to_string(integer.getSExtValue()));
-    } else if (matchPattern(operand, m_Constant(&real))) {
-      SmallString<32> text;
-      real.getValue().toString(text);
-      constant.scalarValues.push_back(text.str().str());
-    } else {
-      return std::nullopt;
-    }
-  }
-  return constant;
-}
-
-/// The first launch of `kernel` in the host code whose grid, block and
-/// scalar arguments are constants and whose memrefs have static shapes.
-static std::optional<ConstantLaunch> findConstantLaunch(gpu::GPUModuleOp module,
-                                                        StringRef kernel) {
-  Operation *host = module->getParentOp();
-  if (!host)
-    return std::nullopt;
-  std::optional<ConstantLaunch> found;
-  host->walk([&](gpu::LaunchFuncOp launch) {
-    if (found || launch.getKernelModuleName() != module.getNameAttr() ||
-        launch.getKernelName().getValue() != kernel)
-      return;
-    found = describeConstantLaunch(launch);
-  });
-  return found;
-}
-
 static std::string joinDims(ArrayRef<int64_t> dims) {
   return llvm::join(
       llvm::map_range(dims, [](int64_t dim) { return std::to_string(dim); }),
@@ -428,7 +334,12 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
             func->getAttrOfType<DenseI32ArrayAttr>("gpu.known_grid_size"))
       for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
         kernel.gridSize[i] = grid[i];
-    kernel.hostLaunch = findConstantLaunch(module, kernel.name);
+    llvm::Expected<ConstantLaunch> hostLaunch =
+        findConstantLaunch(module, kernel.name);
+    if (hostLaunch)
+      kernel.hostLaunch = std::move(*hostLaunch);
+    else
+      kernel.hostLaunchMissing = llvm::toString(hostLaunch.takeError());
 
     // The ABI: types from the reference entry, roles from the signature.
     std::vector<ptx::AbiParam> roles;

@@ -24,12 +24,6 @@ mlir::FailureOr<std::vector<KernelDescription>>
 describeKernels(mlir::Operation *gpuModule, llvm::StringRef referencePtx,
                 bool analyzeLaunches);
 
-/// `launch` with its grid, block, shared memory and scalar operands as
-/// constants and its memrefs' static (or constantly allocated) shapes;
-/// nothing when any of them is not constant.
-std::optional<ConstantLaunch>
-describeConstantLaunch(mlir::gpu::LaunchFuncOp launch);
-
 } // namespace llmptx
 
 #endif // LLMPTX_LIB_TARGET_KERNELFACTS_H

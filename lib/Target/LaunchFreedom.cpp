@@ -12,6 +12,7 @@
 #include "LaunchFreedom.h"
 
 #include "BundleFromFacts.h"
+#include "HostFacts.h"
 #include "KernelFacts.h"
 
 #include "llmptx/Support/UntrustedText.h"
@@ -31,18 +32,6 @@ using namespace llmptx;
 
 /// "file.mlir:83:5" (the file's name without its directory, so prompts
 /// that quote it do not depend on where the module lies).
-static std::string locationText(Location loc) {
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    return llvm::formatv("{0}:{1}:{2}",
-                         llvm::sys::path::filename(file.getFilename()),
-                         file.getLine(), file.getColumn())
-        .str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return text;
-}
-
 static std::string joinInts(llvm::ArrayRef<int64_t> values) {
   return llvm::join(
       llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
@@ -316,8 +305,12 @@ static llvm::Error checkLaunch(gpu::LaunchFuncOp launch,
     return checkGrid(launch, freedom, where);
   // No sizes: verification ran the host's constant launch, so every launch
   // must be that launch exactly.
-  std::optional<ConstantLaunch> constant = describeConstantLaunch(launch);
-  if (!constant || !kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
+  llvm::Expected<ConstantLaunch> constant = describeConstantLaunch(launch);
+  if (!constant)
+    return fixedLaunch(where + " is not the constant launch verification "
+                               "runs: " +
+                       llvm::toString(constant.takeError()));
+  if (!kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
     return fixedLaunch(where + " is not the constant launch verification "
                                "runs");
   return llvm::Error::success();
