@@ -55,6 +55,7 @@ RUNNER_DIED = re.compile(r"runner failed \(exit status (-\d+|12[89]|1[3-9]\d|2\d
 MEM_LIMIT, KEEP_PER_GENERATOR = 4 << 30, 2
 FAMILIES = ("expressions", "launch", "cache", "bundles")
 RANK = ["ok", "rejected", "odd", "hang", "crash"]
+LIVE, STOP = set(), threading.Event()  # process groups of the runs in flight; set on Ctrl-C or SIGTERM
 
 # ------------------------------------------------------------ JSON helpers
 class Raw(str):
@@ -422,6 +423,7 @@ def run(argv, d, extra, timeout, stack=None, mem=MEM_LIMIT):
             try:
                 p = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=err, preexec_fn=limits, start_new_session=True)
+                LIVE.add(p.pid)
                 break
             except OSError:
                 if attempt == 59:
@@ -436,10 +438,11 @@ def run(argv, d, extra, timeout, stack=None, mem=MEM_LIMIT):
                 now = time.monotonic()
                 if crashed_at is None and os.fstat(err.fileno()).st_size and crash_text_in(err_path):
                     crashed_at = now  # a crash handler that deadlocks must not cost the whole timeout
-                if now > deadline or (crashed_at is not None and now > crashed_at + 3):
+                if now > deadline or STOP.is_set() or (crashed_at is not None and now > crashed_at + 3):
                     os.killpg(p.pid, signal.SIGKILL)
                     rc, hung = p.wait(), True
                     break
+        LIVE.discard(p.pid)
     with open(err_path, "rb") as f:
         head = f.read(1 << 16)
         f.seek(max(len(head), os.path.getsize(err_path) - (1 << 16)))
@@ -499,6 +502,8 @@ class Fuzzer:
             gen, commands = GENERATORS[family](random.Random(seed), d, self.ctx)
             for n, (label, argv, extra) in enumerate(commands):
                 rc, hung, err = run(argv, d, extra, self.args.timeout)
+                if STOP.is_set():
+                    raise RuntimeError("interrupted")
                 cls, how = classify(label, rc, hung, err)
                 if cls in ("crash", "hang", "odd"):
                     if how.startswith("SIGSEGV"):  # unbounded recursion? once more with a 1 GiB stack
@@ -539,6 +544,8 @@ def setup(args):
     """The tools, the base bundles, the launch answer's PTX and a pristine cache entry."""
     bin_dir = os.path.join(os.path.abspath(args.build), "bin")
     ctx = {t: os.path.join(bin_dir, "llmptx-" + t) for t in ("runner", "opt", "llm")}
+    if not all(os.access(tool, os.X_OK) for tool in ctx.values()):
+        sys.exit("fuzz.py: %s lacks llmptx-runner, llmptx-opt or llmptx-llm" % bin_dir)
     def resolve(v):  # as test/Inputs/runtime/mkbundle.py does
         if isinstance(v, (dict, list)):
             return {k: resolve(x) for k, x in v.items()} if isinstance(v, dict) else [resolve(x) for x in v]
@@ -594,7 +601,9 @@ def main():
     family_rngs = {f: random.Random(master.getrandbits(64)) for f in FAMILIES}
     jobs = [(f, i, family_rngs[f].getrandbits(63)) for f in families for i in range(args.cases)]
     counts = {f: dict.fromkeys(RANK + ["cases", "seconds", "error"], 0) for f in families}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+    try:
         futures = {pool.submit(fuzzer.case, *job): job for job in jobs}
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
             family, index, _ = futures[future]
@@ -607,6 +616,16 @@ def main():
                                    "seconds": counts[family]["seconds"] + seconds})
             if done % 200 == 0:
                 print("fuzz.py: %d/%d cases" % (done, len(jobs)), file=sys.stderr, flush=True)
+    except BaseException:  # Ctrl-C or SIGTERM: cancel the rest, kill the runs in flight
+        STOP.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for pgid in list(LIVE):
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        raise
+    pool.shutdown()
     shutil.rmtree(fuzzer.work, ignore_errors=True)
     rows = [[f, c["cases"], c["ok"], c["rejected"] + c["odd"], c["crash"], c["hang"]] for f, c in counts.items()]
     total = ["total"] + [sum(r[i] for r in rows) for i in range(1, 6)]

@@ -65,7 +65,8 @@ std::string origin(Value value) {
 
 std::optional<int64_t> HostFolder::fail(Value value, const llvm::Twine &what) {
   if (missing.empty())
-    missing = (what + " is not a constant: it comes from " + origin(value)).str();
+    missing =
+        (what + " is not a constant: it comes from " + origin(value)).str();
   return std::nullopt;
 }
 
@@ -116,11 +117,10 @@ std::optional<int64_t> HostFolder::fold(Operation *op,
               [&](auto) { return !__builtin_sub_overflow(a, b, &result); })
           .Case<arith::MulIOp>(
               [&](auto) { return !__builtin_mul_overflow(a, b, &result); })
-          .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>(
-              [&](auto) {
-                result = b ? a / b : 0;
-                return b != 0;
-              })
+          .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>([&](auto) {
+            result = b ? a / b : 0;
+            return b != 0;
+          })
           .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>([&](auto) {
             result = b ? (a + b - 1) / b : 0;
             return b > 0 && a >= 0;
@@ -143,8 +143,8 @@ std::optional<int64_t> HostFolder::fold(Operation *op,
   return result;
 }
 
-std::optional<SmallVector<int64_t>>
-HostFolder::shape(Value value, const llvm::Twine &what) {
+std::optional<SmallVector<int64_t>> HostFolder::shape(Value value,
+                                                      const llvm::Twine &what) {
   auto type = cast<MemRefType>(value.getType());
   if (type.hasStaticShape())
     return SmallVector<int64_t>(type.getShape());
@@ -161,8 +161,9 @@ HostFolder::shape(Value value, const llvm::Twine &what) {
     dynamicSizes = alloc.getDynamicSizes();
   else {
     if (missing.empty())
-      missing = (what + " has dynamic sizes and is not allocated in the "
-                        "host code: it comes from " +
+      missing = (what +
+                 " has dynamic sizes and is not allocated in the "
+                 "host code: it comes from " +
                  origin(value))
                     .str();
     return std::nullopt;
@@ -263,6 +264,7 @@ llmptx::findConstantLaunch(gpu::GPUModuleOp module, StringRef kernel) {
     return std::move(*found);
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
-      firstProblem.empty() ? "the host code has no gpu.launch_func of @" + kernel
-                           : firstProblem);
+      firstProblem.empty()
+          ? "the host code has no gpu.launch_func of @" + kernel
+          : firstProblem);
 }

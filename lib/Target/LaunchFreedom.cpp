@@ -307,8 +307,9 @@ static llvm::Error checkLaunch(gpu::LaunchFuncOp launch,
   // must be that launch exactly.
   llvm::Expected<ConstantLaunch> constant = describeConstantLaunch(launch);
   if (!constant)
-    return fixedLaunch(where + " is not the constant launch verification "
-                               "runs: " +
+    return fixedLaunch(where +
+                       " is not the constant launch verification "
+                       "runs: " +
                        llvm::toString(constant.takeError()));
   if (!kernel.hostLaunch || !(*constant == *kernel.hostLaunch))
     return fixedLaunch(where + " is not the constant launch verification "
