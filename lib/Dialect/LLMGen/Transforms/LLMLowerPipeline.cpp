@@ -1,8 +1,9 @@
 //===- LLMLowerPipeline.cpp - The llm-lower pipeline ------------*- C++ -*-===//
 //
 // `llm-lower` lowers only the device side: every pass that touches the IR is
-// nested on gpu.module, so host code comes out exactly as it went in, with
-// its gpu.launch_func ops now pointing at a gpu.binary.
+// nested on gpu.module (or, before outlining, touches only gpu.launch
+// bodies), so host code comes out exactly as it went in, with its
+// gpu.launch_func ops now pointing at a gpu.binary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@ using namespace llmptx::llmgen;
 
 void llmptx::llmgen::buildLLMLowerPipeline(OpPassManager &pm,
                                            const LLMLowerOptions &options) {
+  pm.addPass(createLLMGenUniformGroupOps());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createLLMGenRecordKernels());
 

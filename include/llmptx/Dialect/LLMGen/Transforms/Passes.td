@@ -56,6 +56,21 @@ def LLMGenAttachTarget : Pass<"llmgen-attach-target", "mlir::ModuleOp"> {
            "all)">], LLMGen_TargetOptions);
 }
 
+def LLMGenUniformGroupOps
+    : Pass<"llmgen-uniform-group-ops", "mlir::ModuleOp"> {
+  let summary = "Mark the group ops of gpu.launch bodies uniform before "
+                "outlining";
+  let description = [{
+    `gpu.all_reduce` and `gpu.subgroup_reduce` lower to NVVM only when they
+    are `uniform` (every thread of the group reaches them); their folders
+    mark them so when they sit in the entry block of a `gpu.launch`, which
+    outlining erases. `-gpu-lower-to-nvvm-pipeline` gets the fold from its
+    first conversion, which runs on the whole module before outlining; this
+    pass applies exactly those folders, to those ops only, so a program that
+    pipeline accepts lowers here too and the host code is left as it is.
+  }];
+}
+
 def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
   let summary = "Record each gpu.func kernel's source for the LLM prompt";
   let description = [{
