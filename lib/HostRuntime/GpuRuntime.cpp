@@ -81,6 +81,12 @@ struct Driver {
                                  cu::Stream);
   cu::Result (*cuMemHostRegister)(void *, size_t, unsigned);
   cu::Result (*cuMemHostUnregister)(void *);
+  cu::Result (*cuMemcpyHtoD)(cu::DevicePtr, const void *, size_t);
+  // Optional: CUDA 12 and later; only TMA descriptors need it.
+  cu::Result (*cuTensorMapEncodeTiled)(cu::TensorMap *, int, unsigned, void *,
+                                       const uint64_t *, const uint64_t *,
+                                       const unsigned *, const unsigned *, int,
+                                       int, int, int);
 };
 
 [[noreturn]] void fatal(const char *format, ...)
@@ -163,6 +169,8 @@ Driver loadDriver() {
   resolve(d.cuMemsetD16Async, "cuMemsetD16Async", true);
   resolve(d.cuMemHostRegister, "cuMemHostRegister_v2", true);
   resolve(d.cuMemHostUnregister, "cuMemHostUnregister", true);
+  resolve(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2", true);
+  resolve(d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false);
   if (!missing.empty())
     noGpu("the CUDA driver %s lacks entry points: %s", name, missing.c_str());
 
@@ -627,6 +635,73 @@ LLMPTX_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                              "mgpuMemHostUnregisterMemRef");
   if (span.bytes != 0)
     mgpuMemHostUnregister(span.begin);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory access (TMA) descriptors
+//===----------------------------------------------------------------------===//
+
+/// cuTensorMapEncodeTiled with its arguments as cuda.h declares them (the
+/// enums as ints): fills `tensorMap` on the host.
+LLMPTX_EXPORT void mgpuTensorMapEncodeTiled(
+    cu::TensorMap *tensorMap, int dataType, unsigned rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const unsigned *boxDim, const unsigned *elementStrides, int interleave,
+    int swizzle, int l2Promotion, int oobFill) {
+  makeCurrent();
+  if (!driver().cuTensorMapEncodeTiled)
+    fatal("cuTensorMapEncodeTiled: the CUDA driver has no TMA (CUDA 12 or "
+          "later is needed)");
+  check(driver().cuTensorMapEncodeTiled(
+            tensorMap, dataType, rank, globalAddress, globalDim, globalStrides,
+            boxDim, elementStrides, interleave, swizzle, l2Promotion, oobFill),
+        "cuTensorMapEncodeTiled");
+}
+
+/// nvgpu.tma.create.descriptor: the tiled TMA descriptor of the memref
+/// behind `descriptor` (rank `rank`, ranked descriptor as the LLVM lowering
+/// lays it out), boxes of `boxDims` (outermost first), in device memory,
+/// where the kernel that takes it reads it. The driver wants dimensions
+/// innermost first and the strides of all but the innermost in bytes.
+LLMPTX_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+    const int64_t *boxDims) {
+  constexpr int64_t kMaxRank = 5;
+  if (rank < 1 || rank > kMaxRank || !descriptor || !boxDims)
+    fatal("mgpuTensorMapEncodeTiledMemref: rank %lld (TMA takes 1 to %lld)",
+          static_cast<long long>(rank), static_cast<long long>(kMaxRank));
+  if (dataType < 0 || dataType >= cu::TENSOR_MAP_DATA_TYPE_COUNT)
+    fatal("mgpuTensorMapEncodeTiledMemref: unknown element type %lld",
+          static_cast<long long>(dataType));
+  const auto *head = static_cast<const MemRefDescriptorHead *>(descriptor);
+  const auto *sizes = reinterpret_cast<const int64_t *>(head + 1);
+  const int64_t *strides = sizes + rank;
+  uint64_t elementBytes = cu::kTensorMapElementBytes[dataType];
+  uint64_t globalDim[kMaxRank], globalStrides[kMaxRank];
+  unsigned boxDim[kMaxRank], elementStrides[kMaxRank];
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t outer = rank - 1 - i;
+    globalDim[i] = static_cast<uint64_t>(sizes[outer]);
+    boxDim[i] = static_cast<unsigned>(boxDims[outer]);
+    elementStrides[i] = 1;
+    if (i + 1 < rank)
+      globalStrides[i] = static_cast<uint64_t>(strides[outer - 1]) *
+                         elementBytes;
+  }
+  cu::TensorMap tensorMap;
+  mgpuTensorMapEncodeTiled(
+      &tensorMap, static_cast<int>(dataType), static_cast<unsigned>(rank),
+      head->aligned + head->offset * static_cast<int64_t>(elementBytes),
+      globalDim, globalStrides, boxDim, elementStrides,
+      static_cast<int>(interleave), static_cast<int>(swizzle),
+      static_cast<int>(l2Promotion), static_cast<int>(oobFill));
+  cu::DevicePtr onDevice = 0;
+  check(driver().cuMemAlloc(&onDevice, sizeof tensorMap),
+        "cuMemAlloc (TMA descriptor)");
+  check(driver().cuMemcpyHtoD(onDevice, &tensorMap, sizeof tensorMap),
+        "cuMemcpyHtoD (TMA descriptor)");
+  return reinterpret_cast<void *>(onDevice);
 }
 
 //===----------------------------------------------------------------------===//

@@ -108,3 +108,13 @@ static_assert(sizeof(cu::LaunchConfig) == sizeof(CUlaunchConfig) &&
                       offsetof(CUlaunchConfig, numAttrs),
               "CUlaunchConfig layout differs from cuda.h");
 static_assert(sizeof(cu::DevicePtr) == 8, "64-bit device pointers expected");
+static_assert(sizeof(cu::TensorMap) == sizeof(CUtensorMap) &&
+                  alignof(cu::TensorMap) == alignof(CUtensorMap),
+              "CUtensorMap layout differs from cuda.h");
+static_assert(CU_TENSOR_MAP_DATA_TYPE_UINT8 == 0 &&
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT16 == 6 &&
+                  CU_TENSOR_MAP_DATA_TYPE_FLOAT64 == 8 &&
+                  CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 == 9 &&
+                  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ ==
+                      cu::TENSOR_MAP_DATA_TYPE_COUNT - 1,
+              "CUtensorMapDataType numbers differ from cuda.h");

@@ -104,6 +104,16 @@ struct LaunchConfig {
   unsigned numAttrs;
 };
 
+/// CUtensorMap, the opaque TMA descriptor cuTensorMapEncodeTiled fills.
+struct alignas(128) TensorMap {
+  unsigned long long opaque[16];
+};
+/// CUtensorMapDataType: the element types, numbered as cuda.h numbers them
+/// (UINT8 = 0 ... TFLOAT32_FTZ = 12); their sizes in bytes.
+constexpr int TENSOR_MAP_DATA_TYPE_COUNT = 13;
+constexpr unsigned char kTensorMapElementBytes[TENSOR_MAP_DATA_TYPE_COUNT] = {
+    1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+
 } // namespace llmptx::cu
 
 #endif // LLMPTX_RUNTIME_CUDADRIVERABI_H

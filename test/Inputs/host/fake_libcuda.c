@@ -318,6 +318,47 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   return SUCCESS;
 }
 
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes) {
+  ENTER("cuMemcpyHtoD_v2", 1);
+  void *d = (void *)(uintptr_t)dst;
+  trace("cuMemcpyHtoD_v2(%zu bytes, to %s)", bytes,
+        isDevice(d, bytes) ? "device" : "host");
+  if (!isDevice(d, bytes))
+    return INVALID_VALUE;
+  memcpy(d, src, bytes);
+  return SUCCESS;
+}
+
+/// Records what a TMA descriptor would describe; the "descriptor" holds
+/// the global address and the rank.
+CUresult cuTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
+                                void *globalAddress, const uint64_t *globalDim,
+                                const uint64_t *globalStrides,
+                                const unsigned *boxDim,
+                                const unsigned *elementStrides, int interleave,
+                                int swizzle, int l2Promotion, int oobFill) {
+  ENTER("cuTensorMapEncodeTiled", 1);
+  char dims[128] = "", strides[128] = "", boxes[128] = "";
+  for (unsigned i = 0; i < rank; ++i) {
+    snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%llu",
+             i ? "," : "", (unsigned long long)globalDim[i]);
+    snprintf(boxes + strlen(boxes), sizeof boxes - strlen(boxes), "%s%u/%u",
+             i ? "," : "", boxDim[i], elementStrides[i]);
+    if (i + 1 < rank)
+      snprintf(strides + strlen(strides), sizeof strides - strlen(strides),
+               "%s%llu", i ? "," : "", (unsigned long long)globalStrides[i]);
+  }
+  trace("cuTensorMapEncodeTiled(type %d, rank %u, address %s, dims [%s], "
+        "strides [%s] bytes, box/stride [%s], interleave %d, swizzle %d, "
+        "l2 %d, oob %d)",
+        dataType, rank, isDevice(globalAddress, 1) ? "device" : "host", dims,
+        strides, boxes, interleave, swizzle, l2Promotion, oobFill);
+  memset(tensorMap, 0, 128);
+  memcpy(tensorMap, &globalAddress, sizeof globalAddress);
+  memcpy((char *)tensorMap + 8, &rank, sizeof rank);
+  return SUCCESS;
+}
+
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           void *stream) {
   ENTER("cuMemsetD32Async", 1);
