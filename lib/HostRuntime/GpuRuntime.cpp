@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 
 #include <climits>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -717,3 +718,71 @@ LLMPTX_EXPORT void mgpuSetDefaultDevice(int32_t device) {
           kMaxDevices - 1);
   defaultDevice = device;
 }
+
+//===----------------------------------------------------------------------===//
+// Printing (vector.print)
+//===----------------------------------------------------------------------===//
+//
+// vector.print lowers to calls of these, which upstream's
+// libmlir_c_runner_utils.so defines; that library needs libMLIR and libLLVM,
+// which a GPU machine with only the driver lacks, so the runtime prints the
+// same way itself: "( 1, 2.5 )" for a vector, %g for floats, "-nan" for a
+// negative NaN.
+
+namespace {
+template <typename Float> void printFloat(Float value) {
+  if (std::isnan(value) && std::signbit(value))
+    std::fputs("-nan", stdout);
+  else
+    std::printf("%g", static_cast<double>(value));
+}
+
+/// IEEE half and bfloat16 bits to float.
+float halfToFloat(uint16_t bits) {
+  uint32_t sign = (bits & 0x8000u) << 16, exponent = (bits >> 10) & 0x1f,
+           mantissa = bits & 0x3ffu, word;
+  if (exponent == 0x1f) {
+    word = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    word = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    word = sign;
+  } else {
+    // A subnormal half is a normal float: shift the mantissa up.
+    exponent = 113;
+    while (!(mantissa & 0x400u)) {
+      mantissa <<= 1;
+      --exponent;
+    }
+    word = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+  }
+  float value;
+  std::memcpy(&value, &word, sizeof value);
+  return value;
+}
+
+float bfloatToFloat(uint16_t bits) {
+  uint32_t word = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &word, sizeof value);
+  return value;
+}
+} // namespace
+
+LLMPTX_EXPORT void printI64(int64_t value) {
+  std::printf("%lld", static_cast<long long>(value));
+}
+LLMPTX_EXPORT void printU64(uint64_t value) {
+  std::printf("%llu", static_cast<unsigned long long>(value));
+}
+LLMPTX_EXPORT void printF32(float value) { printFloat(value); }
+LLMPTX_EXPORT void printF64(double value) { printFloat(value); }
+LLMPTX_EXPORT void printF16(uint16_t bits) { printFloat(halfToFloat(bits)); }
+LLMPTX_EXPORT void printBF16(uint16_t bits) {
+  printFloat(bfloatToFloat(bits));
+}
+LLMPTX_EXPORT void printString(const char *text) { std::fputs(text, stdout); }
+LLMPTX_EXPORT void printOpen() { std::fputs("( ", stdout); }
+LLMPTX_EXPORT void printClose() { std::fputs(" )", stdout); }
+LLMPTX_EXPORT void printComma() { std::fputs(", ", stdout); }
+LLMPTX_EXPORT void printNewline() { std::fputc('\n', stdout); }

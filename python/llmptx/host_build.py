@@ -28,19 +28,27 @@ RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
 # Host lowering for MLIR 22. gpu-to-llvm lowers gpu.alloc/memcpy/memset/
 # dealloc only when they are async, so gpu-async-region first turns the
 # synchronous ones into async ops on one stream per function (waited for
-# where the function's synchronous semantics need it).
-HOST_PIPELINE = ('builtin.module('
-                 'func.func(gpu-async-region),'
-                 'expand-strided-metadata,'
-                 'lower-affine,'
-                 'convert-scf-to-cf,'
-                 'gpu-to-llvm,'
-                 'convert-cf-to-llvm,'
-                 'convert-arith-to-llvm,'
-                 'convert-index-to-llvm,'
-                 'finalize-memref-to-llvm,'
-                 'convert-func-to-llvm,'
-                 'reconcile-unrealized-casts)')
+# where the function's synchronous semantics need it). Host vector ops
+# (vector.print) lower to loops and to the print calls the runtime library
+# defines.
+def host_pipeline(bare_pointers=False):
+    """The mlir-opt pipeline of the host side; `bare_pointers` matches
+    kernels lowered with llm-lower's bare-pointers option."""
+    bare = 'true' if bare_pointers else 'false'
+    return ('builtin.module('
+            'func.func(gpu-async-region),'
+            'convert-vector-to-scf,'
+            'expand-strided-metadata,'
+            'lower-affine,'
+            'convert-scf-to-cf,'
+            f'gpu-to-llvm{{use-bare-pointers-for-kernels={bare}}},'
+            'convert-vector-to-llvm,'
+            'convert-cf-to-llvm,'
+            'convert-arith-to-llvm,'
+            'convert-index-to-llvm,'
+            'finalize-memref-to-llvm,'
+            'convert-func-to-llvm,'
+            'reconcile-unrealized-casts)')
 
 _CXX_SUFFIXES = ('.cc', '.cpp', '.cxx', '.C')
 
@@ -285,7 +293,7 @@ _GPU_MODULE = re.compile(r'^\s*gpu\.module\s+@([\w$.-]+)', re.MULTILINE)
 
 def build(input_path, driver, output, object_index=None, runtime=None,
           tools_dir=None, compiler=None, link_args=(), keep_dir=None,
-          verbose=False):
+          verbose=False, bare_pointers=False):
     """Runs every step; returns the path of the executable."""
     try:
         with open(input_path, encoding='utf-8') as stream:
@@ -304,6 +312,7 @@ def build(input_path, driver, output, object_index=None, runtime=None,
     runtime = find_runtime(runtime)
     mlir_opt = find_tool('mlir-opt', tools_dir)
     mlir_translate = find_tool('mlir-translate', tools_dir)
+    llvm_opt = find_tool('opt', tools_dir)
     llc = find_tool('llc', tools_dir)
     if compiler is None:
         variable, default = (('CXX', 'c++') if driver.endswith(_CXX_SUFFIXES)
@@ -322,7 +331,8 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         lowered = os.path.join(work, 'host.llvm.mlir')
         llvm_ir = os.path.join(work, 'host.ll')
         obj = os.path.join(work, 'host.o')
-        _run([mlir_opt, host, f'--pass-pipeline={HOST_PIPELINE}', '-o',
+        _run([mlir_opt, host,
+              f'--pass-pipeline={host_pipeline(bare_pointers)}', '-o',
               lowered], os.path.basename(mlir_opt), verbose)
         with open(lowered, encoding='utf-8') as stream:
             left = unlowered_operations(stream.read())
@@ -334,7 +344,13 @@ def build(input_path, driver, output, object_index=None, runtime=None,
                              f'{details}')
         _run([mlir_translate, '--mlir-to-llvmir', lowered, '-o', llvm_ir],
              os.path.basename(mlir_translate), verbose)
-        _run([llc, '-O2', '-filetype=obj', '-relocation-model=pic', llvm_ir,
+        # opt first, as mlir-translate's output is meant to be optimized
+        # before code generation: llc alone fails on some of it (the
+        # coroutines of the async dialect).
+        optimized = os.path.join(work, 'host.opt.ll')
+        _run([llvm_opt, '-O2', '-S', llvm_ir, '-o', optimized],
+             os.path.basename(llvm_opt), verbose)
+        _run([llc, '-O2', '-filetype=obj', '-relocation-model=pic', optimized,
               '-o', obj], os.path.basename(llc), verbose)
 
         out_dir = os.path.dirname(os.path.abspath(output))
@@ -351,6 +367,20 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         if not keep_dir:
             shutil.rmtree(work, ignore_errors=True)
     return output
+
+
+def _join_link_args(argv):
+    """`--link-arg -Wl,...` as `--link-arg=-Wl,...`: argparse would take a
+    value that starts with '-' for an option."""
+    joined, i = [], 0
+    while i < len(argv):
+        if argv[i] == '--link-arg' and i + 1 < len(argv):
+            joined.append('--link-arg=' + argv[i + 1])
+            i += 2
+            continue
+        joined.append(argv[i])
+        i += 1
+    return joined
 
 
 def main(argv=None):
@@ -381,17 +411,24 @@ def main(argv=None):
                         help='compiler that builds the driver and links '
                         '(default: $CC or cc; $CXX or c++ for C++ drivers)')
     parser.add_argument('--link-arg', action='append', default=[],
-                        metavar='ARG', help='extra compiler/linker argument')
+                        metavar='ARG', help='extra compiler/linker argument '
+                        '(`--link-arg -Wl,...` and `--link-arg=-Wl,...` alike)')
+    parser.add_argument('--bare-pointers', action='store_true',
+                        help='the kernels were lowered with llm-lower\'s '
+                        'bare-pointers option: pass memrefs to them as bare '
+                        'pointers')
     parser.add_argument('--keep', metavar='DIR',
                         help='keep the intermediate files in DIR')
     parser.add_argument('-v', '--verbose', action='store_true',
                         help='print each command')
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_link_args(
+        sys.argv[1:] if argv is None else argv))
     if args.object is not None and args.object < 0:
         parser.error('--object must be 0 or more')
     try:
         build(args.input, args.driver, args.output, args.object, args.runtime,
-              args.tools_dir, args.cc, args.link_arg, args.keep, args.verbose)
+              args.tools_dir, args.cc, args.link_arg, args.keep, args.verbose,
+              args.bare_pointers)
     except BuildError as error:
         print(f'host_build: error: {error}', file=sys.stderr)
         return 1
