@@ -25,18 +25,22 @@ import tempfile
 
 RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
 
-# Host lowering for MLIR 22. gpu-to-llvm lowers gpu.alloc/memcpy/memset/
-# dealloc only when they are async, so gpu-async-region first turns the
-# synchronous ones into async ops on one stream per function (waited for
-# where the function's synchronous semantics need it). Host vector ops
+# Host lowering for MLIR 22, run by llmptx-opt (MLIR 22's passes and the
+# project's own). gpu-to-llvm lowers gpu.alloc/memcpy/memset/dealloc only
+# when they are async, so gpu-async-region first turns the synchronous ones
+# into async ops on one stream per function (waited for where the
+# function's synchronous semantics need it); llmgen-host-async then joins
+# several dependencies into one and makes host-shared allocations
+# synchronous, the only forms gpu-to-llvm lowers. Host vector ops
 # (vector.print) lower to loops and to the print calls the runtime library
 # defines.
 def host_pipeline(bare_pointers=False):
-    """The mlir-opt pipeline of the host side; `bare_pointers` matches
+    """The pass pipeline of the host side; `bare_pointers` matches
     kernels lowered with llm-lower's bare-pointers option."""
     bare = 'true' if bare_pointers else 'false'
     return ('builtin.module('
             'func.func(gpu-async-region),'
+            'llmgen-host-async,'
             'convert-vector-to-scf,'
             'expand-strided-metadata,'
             'lower-affine,'
@@ -210,6 +214,21 @@ def find_tool(name, tools_dir=None):
                      '--bindir (install mlir-22-tools and llvm-22)')
 
 
+def find_llmptx_opt():
+    """llmptx-opt: on PATH, else in the source tree's build/bin."""
+    found = shutil.which('llmptx-opt')
+    if found:
+        return found
+    source_root = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               os.pardir, os.pardir)
+    candidate = os.path.normpath(os.path.join(source_root, 'build', 'bin',
+                                              'llmptx-opt'))
+    if os.access(candidate, os.X_OK):
+        return candidate
+    raise BuildError('llmptx-opt not found on PATH nor in build/bin of the '
+                     'source tree (build it with ninja)')
+
+
 def find_runtime(explicit=None):
     """libllmptx_gpu_runtime.so: --runtime, $LLMPTX_GPU_RUNTIME, the lib/
     folder next to the bin/ of llmptx-opt on PATH, or the source tree's
@@ -310,7 +329,7 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         text, _ = select_object(text, object_index)
 
     runtime = find_runtime(runtime)
-    mlir_opt = find_tool('mlir-opt', tools_dir)
+    host_opt = find_llmptx_opt()
     mlir_translate = find_tool('mlir-translate', tools_dir)
     llvm_opt = find_tool('opt', tools_dir)
     llc = find_tool('llc', tools_dir)
@@ -331,9 +350,9 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         lowered = os.path.join(work, 'host.llvm.mlir')
         llvm_ir = os.path.join(work, 'host.ll')
         obj = os.path.join(work, 'host.o')
-        _run([mlir_opt, host,
+        _run([host_opt, host,
               f'--pass-pipeline={host_pipeline(bare_pointers)}', '-o',
-              lowered], os.path.basename(mlir_opt), verbose)
+              lowered], os.path.basename(host_opt), verbose)
         with open(lowered, encoding='utf-8') as stream:
             left = unlowered_operations(stream.read())
         if left:
@@ -404,7 +423,7 @@ def main(argv=None):
                         '$LLMPTX_GPU_RUNTIME, ../lib of llmptx-opt, '
                         'build/lib of the source tree)')
     parser.add_argument('--tools-dir', metavar='DIR',
-                        help='folder of mlir-opt, mlir-translate and llc '
+                        help='folder of mlir-translate, opt and llc '
                         '(default: the -22 tools on PATH or llvm-config-22 '
                         '--bindir)')
     parser.add_argument('--cc', metavar='COMPILER',

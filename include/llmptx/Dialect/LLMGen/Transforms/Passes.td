@@ -71,6 +71,21 @@ def LLMGenUniformGroupOps
   }];
 }
 
+def LLMGenHostAsync : Pass<"llmgen-host-async", "mlir::ModuleOp"> {
+  let summary = "Put host gpu ops in the async form gpu-to-llvm lowers";
+  let description = [{
+    MLIR 22's `gpu-to-llvm` lowers an async `gpu.launch_func`,
+    `gpu.memcpy`, `gpu.memset`, `gpu.alloc` or `gpu.dealloc` only with at
+    most one async dependency, and a `gpu.alloc host_shared` only in its
+    synchronous form; programs written with explicit token chains, and
+    `gpu-async-region` itself, make both. Run after `gpu-async-region`, this
+    pass joins several dependencies with one `gpu.wait async [...]` (which
+    lowers to events and stream waits), and turns an async host-shared
+    allocation into `gpu.wait [deps]`, the synchronous allocation, and a
+    fresh `gpu.wait async` token for its users.
+  }];
+}
+
 def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
   let summary = "Record each gpu.func kernel's source for the LLM prompt";
   let description = [{
