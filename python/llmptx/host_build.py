@@ -10,6 +10,10 @@ implements the `mgpu*` functions on the CUDA driver:
 
     python3 -m llmptx.host_build out.mlir --driver main.c -o prog [--object 1]
 
+Without --driver the program is its own: it defines `func.func @main()`
+(no arguments, no results), as MLIR's GPU integration tests do, and the
+executable runs it and exits 0.
+
 The executable finds the runtime through an `$ORIGIN` rpath, and the runtime
 is copied next to it, so the two can be copied together to a GPU machine
 that has only the NVIDIA driver. Only the standard library is used.
@@ -309,6 +313,26 @@ def unlowered_operations(lowered_text):
 
 _GPU_MODULE = re.compile(r'^\s*gpu\.module\s+@([\w$.-]+)', re.MULTILINE)
 
+# The program's own entry point, renamed so that a C main can call it: an
+# MLIR `@main` returns nothing, which would leave the exit status undefined.
+PROGRAM_MAIN = 'llmptx_program_main'
+_MAIN_SYMBOL = re.compile(r'@main\b')
+_MAIN_DEFINITION = re.compile(r'^\s*func\.func\s+@main\s*\(\s*\)\s*(\{|attributes)',
+                              re.MULTILINE)
+
+
+def own_main(text):
+    """The text with `@main` renamed and the C main that calls it; an error
+    when the program defines no `func.func @main()`."""
+    if not _MAIN_DEFINITION.search(text):
+        raise BuildError('no --driver and no `func.func @main()` (without '
+                         'arguments or results) in the program')
+    if PROGRAM_MAIN in text:
+        raise BuildError(f'the program already uses the name {PROGRAM_MAIN}')
+    stub = (f'void {PROGRAM_MAIN}(void);\n'
+            f'int main(void) {{ {PROGRAM_MAIN}(); return 0; }}\n')
+    return _MAIN_SYMBOL.sub('@' + PROGRAM_MAIN, text), stub
+
 
 def build(input_path, driver, output, object_index=None, runtime=None,
           tools_dir=None, compiler=None, link_args=(), keep_dir=None,
@@ -319,7 +343,7 @@ def build(input_path, driver, output, object_index=None, runtime=None,
             text = stream.read()
     except OSError as error:
         raise BuildError(f'cannot read {input_path}: {error.strerror}')
-    if not os.path.isfile(driver):
+    if driver is not None and not os.path.isfile(driver):
         raise BuildError(f'--driver {driver}: no such file')
     left = _GPU_MODULE.search(text)
     if left:
@@ -327,6 +351,9 @@ def build(input_path, driver, output, object_index=None, runtime=None,
                          ' run `llmptx-opt --llm-lower` on it first')
     if object_index is not None:
         text, _ = select_object(text, object_index)
+    stub = None
+    if driver is None:
+        text, stub = own_main(text)
 
     runtime = find_runtime(runtime)
     host_opt = find_llmptx_opt()
@@ -334,16 +361,21 @@ def build(input_path, driver, output, object_index=None, runtime=None,
     llvm_opt = find_tool('opt', tools_dir)
     llc = find_tool('llc', tools_dir)
     if compiler is None:
-        variable, default = (('CXX', 'c++') if driver.endswith(_CXX_SUFFIXES)
+        variable, default = (('CXX', 'c++')
+                             if driver and driver.endswith(_CXX_SUFFIXES)
                              else ('CC', 'cc'))
         compiler = os.environ.get(variable) or default
 
     work = keep_dir or tempfile.mkdtemp(prefix='llmptx-host-build-')
     os.makedirs(work, exist_ok=True)
     try:
-        # Diagnostics name the user's file unless --object rewrote it.
+        if stub is not None:
+            driver = os.path.join(work, 'main.c')
+            with open(driver, 'w', encoding='utf-8') as stream:
+                stream.write(stub)
+        # Diagnostics name the user's file unless the text was rewritten.
         host = input_path
-        if object_index is not None:
+        if object_index is not None or stub is not None:
             host = os.path.join(work, 'host.mlir')
             with open(host, 'w', encoding='utf-8') as stream:
                 stream.write(text)
@@ -409,9 +441,10 @@ def main(argv=None):
         'and gpu.binary), a C/C++ driver and libllmptx_gpu_runtime.so.')
     parser.add_argument('input',
                         help='MLIR module from llmptx-opt --llm-lower')
-    parser.add_argument('--driver', required=True,
+    parser.add_argument('--driver',
                         help='C or C++ source with main(), calling the '
-                        "program's _mlir_ciface_* functions")
+                        "program's _mlir_ciface_* functions (default: the "
+                        "program's own func.func @main())")
     parser.add_argument('-o', '--output', required=True,
                         help='the executable to write')
     parser.add_argument('--object', type=int, metavar='N',
