@@ -2,6 +2,8 @@
 
 #include "HostFacts.h"
 
+#include "llmptx/Runtime/Expression.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -9,6 +11,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace llmptx;
@@ -117,14 +121,16 @@ std::optional<int64_t> HostFolder::fold(Operation *op,
               [&](auto) { return !__builtin_sub_overflow(a, b, &result); })
           .Case<arith::MulIOp>(
               [&](auto) { return !__builtin_mul_overflow(a, b, &result); })
-          .Case<arith::DivSIOp, arith::DivUIOp, arith::FloorDivSIOp>([&](auto) {
-            result = b ? a / b : 0;
-            return b != 0;
+          .Case<arith::DivSIOp, arith::DivUIOp>([&](auto) {
+            if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
+              return false;
+            result = a / b; // truncating, as the ops are
+            return true;
           })
-          .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>([&](auto) {
-            result = b ? (a + b - 1) / b : 0;
-            return b > 0 && a >= 0;
-          })
+          .Case<arith::FloorDivSIOp>(
+              [&](auto) { return runtime::floorDivide(a, b, result); })
+          .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>(
+              [&](auto) { return runtime::ceilDivide(a, b, result); })
           .Case<arith::RemSIOp, arith::RemUIOp>([&](auto) {
             result = b ? a % b : 0;
             return b != 0;
