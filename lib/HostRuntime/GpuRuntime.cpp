@@ -786,3 +786,129 @@ LLMPTX_EXPORT void printOpen() { std::fputs("( ", stdout); }
 LLMPTX_EXPORT void printClose() { std::fputs(" )", stdout); }
 LLMPTX_EXPORT void printComma() { std::fputs(", ", stdout); }
 LLMPTX_EXPORT void printNewline() { std::fputc('\n', stdout); }
+
+//===----------------------------------------------------------------------===//
+// Printing memrefs (printMemref*)
+//===----------------------------------------------------------------------===//
+//
+// The layout of upstream's libmlir_runner_utils.so, which MLIR's GPU tests
+// check against: a metadata line ending in "data = ", then the elements as
+// nested brackets, "," and rank + 1 spaces between innermost elements, ", "
+// a newline and one space per level of depth between rows. An empty memref
+// prints "[]" (upstream prints the element at the offset, which does not
+// exist).
+
+namespace {
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+
+using ElementPrinter = void (*)(const char *base, int64_t index);
+
+void printElements(const char *base, int64_t rank, int64_t depth,
+                   int64_t offset, const int64_t *sizes,
+                   const int64_t *strides, ElementPrinter print) {
+  std::fputc('[', stdout);
+  for (int64_t i = 0; i < sizes[depth]; ++i) {
+    if (i > 0) {
+      if (depth + 1 == rank) {
+        std::fputc(',', stdout);
+        for (int64_t s = 0; s < rank + 1; ++s)
+          std::fputc(' ', stdout);
+      } else {
+        std::fputs(", \n", stdout);
+        for (int64_t s = 0; s <= depth; ++s)
+          std::fputc(' ', stdout);
+      }
+    }
+    int64_t at = offset + i * strides[depth];
+    if (depth + 1 == rank)
+      print(base, at);
+    else
+      printElements(base, rank, depth + 1, at, sizes, strides, print);
+  }
+  std::fputc(']', stdout);
+}
+
+void printMemref(int64_t rank, void *descriptor, ElementPrinter print) {
+  const auto *head = static_cast<const MemRefDescriptorHead *>(descriptor);
+  const auto *sizes = reinterpret_cast<const int64_t *>(head + 1);
+  const int64_t *strides = sizes + rank;
+  auto list = [&](const int64_t *values) {
+    for (int64_t i = 0; i < rank; ++i)
+      std::printf(i ? ", %lld" : "%lld", static_cast<long long>(values[i]));
+  };
+  // A pointer as std::ostream prints it: 0x... , or 0 for null.
+  uintptr_t address = reinterpret_cast<uintptr_t>(head->aligned);
+  std::printf(address ? "Unranked Memref base@ = 0x%llx" : "Unranked Memref "
+                                                           "base@ = %llu",
+              static_cast<unsigned long long>(address));
+  std::printf(" rank = %lld offset = %lld sizes = [",
+              static_cast<long long>(rank),
+              static_cast<long long>(head->offset));
+  list(sizes);
+  std::fputs("] strides = [", stdout);
+  list(strides);
+  std::fputs("] data = \n", stdout);
+  bool empty = false;
+  for (int64_t i = 0; i < rank; ++i)
+    empty |= sizes[i] == 0;
+  if (rank == 0) {
+    std::fputc('[', stdout);
+    print(head->aligned, head->offset);
+    std::fputc(']', stdout);
+  } else if (empty) {
+    std::fputs("[]", stdout);
+  } else {
+    printElements(head->aligned, rank, 0, head->offset, sizes, strides, print);
+  }
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+template <typename T> T elementAt(const char *base, int64_t index) {
+  T value;
+  std::memcpy(&value, base + index * static_cast<int64_t>(sizeof(T)),
+              sizeof value);
+  return value;
+}
+} // namespace
+
+// Each element type has the entry point a plain call of the function lowers
+// to (rank, descriptor) and the one `llvm.emit_c_interface` lowers to.
+#define LLMPTX_PRINT_MEMREF(Suffix, PrintElement)                              \
+  LLMPTX_EXPORT void printMemref##Suffix(int64_t rank, void *descriptor) {     \
+    printMemref(rank, descriptor, PrintElement);                               \
+  }                                                                            \
+  LLMPTX_EXPORT void _mlir_ciface_printMemref##Suffix(UnrankedMemRef *m) {     \
+    printMemref(m->rank, m->descriptor, PrintElement);                         \
+  }
+
+LLMPTX_PRINT_MEMREF(F32, [](const char *base, int64_t i) {
+  printFloat(elementAt<float>(base, i));
+})
+LLMPTX_PRINT_MEMREF(F64, [](const char *base, int64_t i) {
+  printFloat(elementAt<double>(base, i));
+})
+LLMPTX_PRINT_MEMREF(F16, [](const char *base, int64_t i) {
+  printFloat(halfToFloat(elementAt<uint16_t>(base, i)));
+})
+LLMPTX_PRINT_MEMREF(BF16, [](const char *base, int64_t i) {
+  printFloat(bfloatToFloat(elementAt<uint16_t>(base, i)));
+})
+LLMPTX_PRINT_MEMREF(I8, [](const char *base, int64_t i) {
+  std::printf("%d", elementAt<int8_t>(base, i));
+})
+LLMPTX_PRINT_MEMREF(I16, [](const char *base, int64_t i) {
+  std::printf("%d", elementAt<int16_t>(base, i));
+})
+LLMPTX_PRINT_MEMREF(I32, [](const char *base, int64_t i) {
+  std::printf("%d", elementAt<int32_t>(base, i));
+})
+LLMPTX_PRINT_MEMREF(I64, [](const char *base, int64_t i) {
+  std::printf("%lld", static_cast<long long>(elementAt<int64_t>(base, i)));
+})
+LLMPTX_PRINT_MEMREF(Ind, [](const char *base, int64_t i) {
+  std::printf("%lld", static_cast<long long>(elementAt<int64_t>(base, i)));
+})

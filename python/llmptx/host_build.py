@@ -35,9 +35,9 @@ RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
 # into async ops on one stream per function (waited for where the
 # function's synchronous semantics need it); llmgen-host-async then joins
 # several dependencies into one and makes host-shared allocations
-# synchronous, the only forms gpu-to-llvm lowers. Host vector ops
-# (vector.print) lower to loops and to the print calls the runtime library
-# defines.
+# synchronous, the only forms gpu-to-llvm lowers. Host linalg ops on
+# memrefs (linalg.fill) and vector ops (vector.print) lower to loops and to
+# the print calls the runtime library defines.
 def host_pipeline(bare_pointers=False):
     """The pass pipeline of the host side; `bare_pointers` matches
     kernels lowered with llm-lower's bare-pointers option."""
@@ -45,6 +45,7 @@ def host_pipeline(bare_pointers=False):
     return ('builtin.module('
             'func.func(gpu-async-region),'
             'llmgen-host-async,'
+            'convert-linalg-to-loops,'
             'convert-vector-to-scf,'
             'expand-strided-metadata,'
             'lower-affine,'
