@@ -7,10 +7,11 @@
 
 #include "llmptx/LLM/Secrets.h"
 
+#include "Wire.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <cstdio>
 
 extern char **environ;
 
@@ -22,41 +23,8 @@ namespace llmptx::llm {
 /// bundles and reports are JSON, so a key holding `"` or `\` is written
 /// escaped, and a check for the raw value alone would miss it.
 static std::string jsonEscaped(StringRef value) {
-  std::string escaped;
-  for (char c : value) {
-    switch (c) {
-    case '"':
-      escaped += "\\\"";
-      break;
-    case '\\':
-      escaped += "\\\\";
-      break;
-    case '\n':
-      escaped += "\\n";
-      break;
-    case '\t':
-      escaped += "\\t";
-      break;
-    case '\r':
-      escaped += "\\r";
-      break;
-    case '\b':
-      escaped += "\\b";
-      break;
-    case '\f':
-      escaped += "\\f";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char code[8];
-        snprintf(code, sizeof code, "\\u%04x", c);
-        escaped += code;
-      } else {
-        escaped += c;
-      }
-    }
-  }
-  return escaped;
+  std::string quoted = wire::dumpJson(wire::Json(value.str()));
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 std::vector<std::string> knownSecrets() {

@@ -375,20 +375,19 @@ void compileInChild(const NvJitLinkApi &api,
                     const CompileOptions &options, CompileResult &result,
                     NvJitLinkOutput &output) {
   std::string text = ptx.str();
-  int pipeFds[2];
-  if (::pipe(pipeFds) != 0) {
+  auto cannotStart = [&] {
     result.diagnostics.push_back(
         toolError("cannot start nvJitLink's child process: " +
                   std::string(std::strerror(errno))));
-    return;
-  }
+  };
+  int pipeFds[2];
+  if (::pipe(pipeFds) != 0)
+    return cannotStart();
   pid_t pid = ::fork();
   if (pid < 0) {
+    cannotStart();
     ::close(pipeFds[0]);
     ::close(pipeFds[1]);
-    result.diagnostics.push_back(
-        toolError("cannot start nvJitLink's child process: " +
-                  std::string(std::strerror(errno))));
     return;
   }
   if (pid == 0) {

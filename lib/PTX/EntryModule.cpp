@@ -115,7 +115,12 @@ std::pair<size_t, size_t> removedBytes(StringRef ptx, StringRef text) {
 
 llvm::Expected<std::string> llmptx::ptx::extractEntryModule(StringRef ptx,
                                                             StringRef entry) {
-  ParseResult parsed = parsePtx(ptx);
+  return extractEntryModule(parsePtx(ptx), ptx, entry);
+}
+
+llvm::Expected<std::string>
+llmptx::ptx::extractEntryModule(const ParseResult &parsed, StringRef ptx,
+                                StringRef entry) {
   if (!parsed.ok()) {
     const Diagnostic &first = parsed.diagnostics.front();
     return extractionError(llvm::Twine("the PTX does not parse: line ") +

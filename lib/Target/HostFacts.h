@@ -32,7 +32,9 @@ describeConstantLaunch(mlir::gpu::LaunchFuncOp launch);
 llvm::Expected<ConstantLaunch> findConstantLaunch(mlir::gpu::GPUModuleOp module,
                                                   llvm::StringRef kernel);
 
-/// "file:line:col" of `loc`, or the location printed.
+/// "file.mlir:83:5": the file's name without its directory, so prompts and
+/// messages that quote it do not depend on where the module lies; or the
+/// location printed.
 std::string locationText(mlir::Location loc);
 
 } // namespace llmptx

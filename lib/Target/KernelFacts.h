@@ -10,7 +10,6 @@
 
 #include "KernelDescription.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 

@@ -13,7 +13,6 @@
 
 #include "BundleFromFacts.h"
 #include "HostFacts.h"
-#include "KernelFacts.h"
 
 #include "llmptx/Support/UntrustedText.h"
 
@@ -29,8 +28,6 @@
 using namespace mlir;
 using namespace llmptx;
 
-/// "file.mlir:83:5" (the file's name without its directory, so prompts
-/// that quote it do not depend on where the module lies).
 static std::string joinInts(llvm::ArrayRef<int64_t> values) {
   return llvm::join(
       llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),

@@ -48,9 +48,8 @@ static bool progressEnabled() {
 }
 
 /// "8.0" for a module that says `.version 8.0`.
-static std::string ptxIsaOf(StringRef ptxText) {
-  ptx::ParseResult parsed = ptx::parsePtx(ptxText);
-  unsigned version = parsed.module.version();
+static std::string ptxIsaOf(const ptx::Module &module) {
+  unsigned version = module.version();
   if (!version)
     return "8.0";
   return llvm::formatv("{0}.{1}", version / 10, version % 10).str();
@@ -123,7 +122,9 @@ llvm::Error ModuleCompiler::connectProvider() {
 
 void ModuleCompiler::prepareChecks() {
   checks.chip = settings.chip;
-  std::string ptxIsa = ptxIsaOf(reference->ptx);
+  // Parsed once: its ISA, and each kernel's own entry for the prompts.
+  ptx::ParseResult parsedReference = ptx::parsePtx(reference->ptx);
+  std::string ptxIsa = ptxIsaOf(parsedReference.module);
   checks.repairs = settings.repairs;
   checks.optimize = settings.mode == llmgen::Mode::Optimize;
   checks.model = settings.model;
@@ -173,7 +174,8 @@ void ModuleCompiler::prepareChecks() {
       // the module would only lengthen the prompt. The whole module is
       // still correct when the cut fails.
       llvm::Expected<std::string> own =
-          ptx::extractEntryModule(reference->ptx, kernel.name);
+          ptx::extractEntryModule(parsedReference, reference->ptx,
+                                  kernel.name);
       spec.referencePtx = own ? std::move(*own) : reference->ptx;
       if (!own)
         llvm::consumeError(own.takeError());

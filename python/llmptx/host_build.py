@@ -28,6 +28,9 @@ import sys
 import tempfile
 
 RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
+# The source tree this file lies in (python/llmptx/..).
+_SOURCE_ROOT = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 
 # Host lowering for MLIR 22, run by llmptx-opt (MLIR 22's passes and the
 # project's own). gpu-to-llvm lowers gpu.alloc/memcpy/memset/dealloc only
@@ -224,10 +227,7 @@ def find_llmptx_opt():
     found = shutil.which('llmptx-opt')
     if found:
         return found
-    source_root = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                               os.pardir, os.pardir)
-    candidate = os.path.normpath(os.path.join(source_root, 'build', 'bin',
-                                              'llmptx-opt'))
+    candidate = os.path.join(_SOURCE_ROOT, 'build', 'bin', 'llmptx-opt')
     if os.access(candidate, os.X_OK):
         return candidate
     raise BuildError('llmptx-opt not found on PATH nor in build/bin of the '
@@ -252,9 +252,7 @@ def find_runtime(explicit=None):
     if opt:
         candidates.append(os.path.join(os.path.dirname(os.path.realpath(opt)),
                                        os.pardir, 'lib', RUNTIME_NAME))
-    source_root = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                               os.pardir, os.pardir)
-    candidates.append(os.path.join(source_root, 'build', 'lib', RUNTIME_NAME))
+    candidates.append(os.path.join(_SOURCE_ROOT, 'build', 'lib', RUNTIME_NAME))
     for candidate in candidates:
         if os.path.isfile(candidate):
             return os.path.normpath(candidate)

@@ -9,6 +9,8 @@
 #ifndef LLMPTX_PTX_ENTRYMODULE_H
 #define LLMPTX_PTX_ENTRYMODULE_H
 
+#include "llmptx/PTX/Parser.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -29,6 +31,11 @@ namespace llmptx::ptx {
 /// names a left-out function would dangle; the NVPTX backend emits neither
 /// for the reference.
 llvm::Expected<std::string> extractEntryModule(llvm::StringRef ptx,
+                                               llvm::StringRef entry);
+/// The same, for a module already parsed (`parsed` is parsePtx(ptx)), so
+/// cutting several entries out of one module parses it once.
+llvm::Expected<std::string> extractEntryModule(const ParseResult &parsed,
+                                               llvm::StringRef ptx,
                                                llvm::StringRef entry);
 
 } // namespace llmptx::ptx

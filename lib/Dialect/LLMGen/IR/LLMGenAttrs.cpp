@@ -119,7 +119,7 @@ static LogicalResult verifySymbolNames(Operation *gpuModule) {
   WalkResult walk = gpuModule->walk([&](FunctionOpInterface function) {
     StringRef name = SymbolTable::getSymbolName(function).getValue();
     bool kernel = function->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
-                  function->hasAttr("nvvm.kernel");
+                  function->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName());
     auto inBody = [&](char c) {
       return llvm::isAlnum(c) || c == '_' || c == '$' || (!kernel && c == '.');
     };
@@ -168,10 +168,11 @@ static bool isIdentifier(StringRef name) {
 
 using EmitError = function_ref<InFlightDiagnostic()>;
 
-/// A float literal ("2.5", "-1e-3"): the value of a float scalar argument.
-static bool isFloatLiteral(StringRef text) {
-  double ignored;
-  return !text.trim().getAsDouble(ignored);
+bool llmptx::llmgen::isFractionalLiteral(StringRef text) {
+  double real;
+  int64_t integer;
+  text = text.trim();
+  return !text.getAsDouble(real) && text.getAsInteger(10, integer);
 }
 
 /// `text` is an expression of the harness's sizes.
@@ -236,7 +237,7 @@ static LogicalResult verifyLaunch(EmitError emitError, ArrayAttr args,
         return emitError() << "args[" << i
                            << "] must be a string expression or a number";
       auto text = dyn_cast<StringAttr>(arg);
-      if (!text || isFloatLiteral(text.getValue()))
+      if (!text || isFractionalLiteral(text.getValue()))
         continue;
       std::string what = ("args[" + llvm::Twine(i) + "]").str();
       for (const std::string &part : runtime::splitExpressionList(

@@ -77,11 +77,7 @@ static LogicalResult verifyHarnessOn(gpu::GPUFuncOp func, HarnessAttr harness) {
       if (!text)
         continue;
       StringRef value = text.getValue().trim();
-      double real;
-      int64_t integer;
-      bool fractional =
-          !value.getAsDouble(real) && value.getAsInteger(10, integer);
-      if (fractional && !isFloat)
+      if (isFractionalLiteral(value) && !isFloat)
         return error() << "args[" << index << "] is a float for the integer "
                        << describe(index);
       if (llmptx::runtime::splitExpressionList(

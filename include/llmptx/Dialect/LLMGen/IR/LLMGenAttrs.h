@@ -18,6 +18,11 @@
 #include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.h.inc"
 
 namespace llmptx::llmgen {
+
+/// A harness `args` entry that is a fractional number ("2.5", "-1e-3",
+/// "nan"), the value of a float scalar; integers are size expressions.
+bool isFractionalLiteral(llvm::StringRef text);
+
 /// Parses the `cache` parameter of `#llmgen.target` (readwrite, read, off).
 mlir::FailureOr<std::optional<llm::CacheMode>>
 parseCacheModeParameter(mlir::AsmParser &parser);
