@@ -542,7 +542,8 @@ private:
     for (const char *tool : {"memcheck", "racecheck", "initcheck"}) {
       // The reference first: if it is not clean, the tool does not work
       // here (or the bundle is wrong) and says nothing about candidates.
-      SanitizerOutcome reference = sanitize(tool, shapes.front(), variant, -1);
+      const SanitizerOutcome &reference =
+          referenceUnder(tool, shapes.front(), variant);
       if (!reference.clean) {
         sanitizerNotes.push_back(
             std::string(tool) +
@@ -569,6 +570,17 @@ private:
     Verdict verdict = Verdict::Pass;
     std::string details;
   };
+
+  /// The reference under `tool` on the first small shape: run once per
+  /// tool, since --sanitize and every confirmed candidate ask the same.
+  std::map<std::string, SanitizerOutcome> referenceOutcomes;
+  const SanitizerOutcome &referenceUnder(const char *tool, size_t shape,
+                                         unsigned variant) {
+    auto [it, fresh] = referenceOutcomes.try_emplace(tool);
+    if (fresh)
+      it->second = sanitize(tool, shape, variant, -1);
+    return it->second;
+  }
 
   SanitizerOutcome sanitize(const char *tool, size_t shape, unsigned variant,
                             int candidate) {
@@ -777,7 +789,7 @@ private:
     unsigned variant = offsetVariantCount(bundle) - 1;
     std::vector<size_t> shapes = smallShapes(variant);
     for (const char *check : {"memcheck", "racecheck"}) {
-      if (shapes.empty() || !sanitize(check, shapes.front(), variant, -1).clean)
+      if (shapes.empty() || !referenceUnder(check, shapes.front(), variant).clean)
         continue;
       confirmation.sanitizerRan = true;
       for (size_t s : shapes) {
