@@ -7,6 +7,14 @@ neither lit nor FileCheck, and checks their output here.
     # back here, on the folder the run brought back:
     python3 test/gpu_tests.py check --out DIR [--filecheck PATH]
 
+Programs that need LLVM/MLIR tools to build (test/Integration/GPU: built by
+llmptx-opt and host_build, run under `%if cuda %{ ... %}`) are split in two:
+
+    # here: run the lines outside `%if cuda`, keeping what they build in KIT
+    python3 test/gpu_tests.py prepare --build build --kit KIT TEST...
+    # on the GPU machine (KIT carried): run the `%if cuda` lines only
+    python3 test/gpu_tests.py run --kit KIT --out $OUT/gpu-tests
+
 `run` executes each test's RUN lines with lit's substitutions (%python,
 %inputs, %S, %s, %t, %llmptx_libs, the build's tools first on PATH). A
 pipeline that ends in `| FileCheck ARGS` runs without its last stage and
@@ -29,13 +37,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_lines(path):
-    """The RUN commands of a test file, continuation lines joined."""
-    commands, pending = [], ""
+    """The RUN commands of a test file, continuation lines joined and
+    `DEFINE: %{name} = value` substitutions applied."""
+    commands, pending, defined = [], "", {}
     for line in open(path, encoding="utf-8"):
+        definition = re.search(r"\bDEFINE:\s*(%\{[\w.-]+\})\s*=\s*(.*)$",
+                               line)
+        if definition:
+            defined[definition.group(1)] = definition.group(2).strip()
+            continue
         match = re.search(r"RUN:\s?(.*)$", line)
         if not match:
             continue
         text = match.group(1).rstrip()
+        for name, value in defined.items():
+            text = text.replace(name, value)
         if text.endswith("\\"):
             pending += text[:-1] + " "
             continue
@@ -89,19 +105,79 @@ def run_shell(command, env):
     return ok, code, result.stdout, result.stderr
 
 
+_IF_CUDA = re.compile(r"^\s*%if cuda %\{(.*)%\}\s*$")
+
+
+def gpu_part(line):
+    """The command of a `%if cuda %{ CMD %}` line, or None for other lines."""
+    match = _IF_CUDA.match(line)
+    return match.group(1).strip() if match else None
+
+
+def test_name(test):
+    return os.path.relpath(test, ROOT + "/test").replace("/", "__")
+
+
+def tool_env(build):
+    env = dict(os.environ)
+    env["PATH"] = os.path.abspath(build + "/bin") + ":" + env["PATH"]
+    env["PYTHONPATH"] = ROOT + "/python"
+    return env
+
+
+def prepare(args):
+    """Runs every line outside `%if cuda` here (lit's FileCheck on PATH),
+    with %t inside the kit, and records the tests for `run --kit`."""
+    kit = os.path.abspath(args.kit)
+    os.makedirs(kit, exist_ok=True)
+    env = tool_env(args.build)
+    env["PATH"] = os.path.dirname(args.filecheck) + ":" + env["PATH"]
+    tests, failed = [], 0
+    for test in map(os.path.abspath, args.tests):
+        temp = os.path.join(kit, test_name(test) + ".tmp")
+        for index, line in enumerate(run_lines(test)):
+            if gpu_part(line) is not None:
+                continue
+            command = substitute(line, test, temp, args.build).replace(
+                "FileCheck ", os.path.basename(args.filecheck) + " ")
+            ok, code, _, err = run_shell(command, env)
+            if not ok:
+                print("ERROR: %s: RUN line %d exited %d\n%s" % (
+                    test, index, code, err.decode(errors="replace")[-2000:]))
+                failed += 1
+                break
+        else:
+            tests.append(os.path.relpath(test, ROOT))
+            print("prepared: %s" % os.path.relpath(test, ROOT))
+    json.dump(tests, open(os.path.join(kit, "prepared.json"), "w"), indent=1)
+    return 1 if failed else 0
+
+
 def run(args):
     os.makedirs(args.out, exist_ok=True)
-    env = dict(os.environ)
-    env["PATH"] = os.path.abspath(args.build + "/bin") + ":" + env["PATH"]
-    env["PYTHONPATH"] = ROOT + "/python"
+    env = tool_env(args.build)
+    if args.kit:
+        kit = os.path.abspath(args.kit)
+        tests = [os.path.join(ROOT, test) for test in
+                 json.load(open(os.path.join(kit, "prepared.json")))]
+    else:
+        tests = args.tests
     manifest = []
-    for test in args.tests:
+    for test in tests:
         test = os.path.abspath(test)
-        name = os.path.relpath(test, ROOT + "/test").replace("/", "__")
-        temp = os.path.join(os.path.abspath(args.out), name + ".tmp")
+        name = test_name(test)
+        temp = os.path.join(kit if args.kit else os.path.abspath(args.out),
+                            name + ".tmp")
         entry = {"test": os.path.relpath(test, ROOT), "checks": [],
                  "error": None}
         for index, line in enumerate(run_lines(test)):
+            if args.kit:
+                # The kit holds what the other lines built.
+                line = gpu_part(line)
+                if line is None:
+                    continue
+            elif gpu_part(line) is not None:
+                line = gpu_part(line)
             command, check, source = split_filecheck(
                 substitute(line, test, temp, args.build))
             kept = os.path.join(args.out, "%s.%d.out" % (name, index))
@@ -155,17 +231,25 @@ def check(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
+    filecheck = shutil.which("FileCheck-22") or "/usr/lib/llvm-22/bin/FileCheck"
     ran = sub.add_parser("run")
     ran.add_argument("--build", default="build")
     ran.add_argument("--out", required=True)
-    ran.add_argument("tests", nargs="+")
+    ran.add_argument("--kit", help="run the `%%if cuda` lines of the tests "
+                     "`prepare` built into this folder")
+    ran.add_argument("tests", nargs="*")
+    prepared = sub.add_parser("prepare")
+    prepared.add_argument("--build", default="build")
+    prepared.add_argument("--kit", required=True)
+    prepared.add_argument("--filecheck", default=filecheck)
+    prepared.add_argument("tests", nargs="+")
     checked = sub.add_parser("check")
     checked.add_argument("--out", required=True)
-    checked.add_argument("--filecheck",
-                         default=shutil.which("FileCheck-22") or
-                         "/usr/lib/llvm-22/bin/FileCheck")
+    checked.add_argument("--filecheck", default=filecheck)
     args = parser.parse_args()
-    return run(args) if args.mode == "run" else check(args)
+    if args.mode == "run" and bool(args.kit) == bool(args.tests):
+        parser.error("run takes either --kit or tests")
+    return {"run": run, "prepare": prepare, "check": check}[args.mode](args)
 
 
 if __name__ == "__main__":

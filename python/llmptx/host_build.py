@@ -40,7 +40,12 @@ _SOURCE_ROOT = os.path.normpath(os.path.join(
 # several dependencies into one and makes host-shared allocations
 # synchronous, the only forms gpu-to-llvm lowers. Host linalg ops on
 # memrefs (linalg.fill) and vector ops (vector.print) lower to loops and to
-# the print calls the runtime library defines.
+# the print calls the runtime library defines. The async dialect's
+# async.execute regions become coroutines calling the mlirAsyncRuntime*
+# functions (also in the runtime library): after gpu-to-llvm, as the GPU ops
+# inside them are lowered where they stand and the outlined coroutines must
+# not meet gpu-to-llvm's function conversion, and before convert-scf-to-cf,
+# as an async.execute region must stay one block.
 def host_pipeline(bare_pointers=False):
     """The pass pipeline of the host side; `bare_pointers` matches
     kernels lowered with llm-lower's bare-pointers option."""
@@ -52,8 +57,12 @@ def host_pipeline(bare_pointers=False):
             'convert-vector-to-scf,'
             'expand-strided-metadata,'
             'lower-affine,'
-            'convert-scf-to-cf,'
             f'gpu-to-llvm{{use-bare-pointers-for-kernels={bare}}},'
+            'async-to-async-runtime,'
+            'async-runtime-ref-counting,'
+            'async-runtime-ref-counting-opt,'
+            'convert-scf-to-cf,'
+            'convert-async-to-llvm,'
             'convert-vector-to-llvm,'
             'convert-cf-to-llvm,'
             'convert-arith-to-llvm,'
