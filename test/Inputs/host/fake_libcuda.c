@@ -9,11 +9,17 @@
 // is set; FAKE_CUDA_FAIL=<entry point> makes that one fail, and
 // FAKE_CUDA_INIT=<code> makes cuInit return <code>.
 //
+// Streams and events are distinct handles that are never freed, so a
+// destroyed one, or a stream passed where an event belongs, is caught:
+// CUDA_ERROR_INVALID_HANDLE, and a trace line saying what was wrong.
+//
 // It implements exactly the entry points the runtime resolves; anything a
 // test does not need answers CUDA_ERROR_NOT_SUPPORTED.
 //
 //===----------------------------------------------------------------------===//
 
+#define _GNU_SOURCE // PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +37,7 @@ enum {
   INVALID_DEVICE = 101,
   INVALID_IMAGE = 200,
   INVALID_CONTEXT = 201,
+  INVALID_HANDLE = 400,
   NOT_FOUND = 500,
   ILLEGAL_ADDRESS = 700,
   LAUNCH_FAILED = 719,
@@ -39,7 +46,30 @@ enum {
 
 static int initialized;
 static int contextCurrent;
-static char theContext, theStream, theEvent;
+static char theContext;
+
+/// A stream or an event. Handles stay allocated after their destruction so
+/// that a later use is recognized as such.
+typedef struct {
+  enum { STREAM = 0x5354, EVENT = 0x4556 } kind;
+  int live;
+} FakeHandle;
+
+static void *newHandle(int kind) {
+  FakeHandle *handle = malloc(sizeof *handle);
+  handle->kind = kind;
+  handle->live = 1;
+  return handle;
+}
+
+/// Whether `handle` is a live object of `kind`; the null stream (the
+/// default stream) is one.
+static int isLive(const void *handle, int kind) {
+  if (!handle)
+    return kind == STREAM;
+  const FakeHandle *h = handle;
+  return h->kind == kind && h->live;
+}
 
 static int tracing(void) { return getenv("FAKE_CUDA_TRACE") != NULL; }
 
@@ -70,7 +100,33 @@ static CUresult enter(const char *name, int needsContext) {
   return SUCCESS;
 }
 
+/// Fails the call when `handle` is not a live stream (or event).
+#define CHECK_HANDLE(call, handle, kind)                                       \
+  do {                                                                         \
+    if (!isLive(handle, kind)) {                                               \
+      fprintf(stderr, "fake cuda: %s: not a live %s\n", call,                   \
+              kind == STREAM ? "stream" : "event");                            \
+      return INVALID_HANDLE;                                                   \
+    }                                                                          \
+  } while (0)
+
+/// Entry points run one at a time (host programs with the async dialect
+/// call the driver from several threads); the lock is released when the
+/// entry point returns.
+static pthread_mutex_t entryMutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+static pthread_mutex_t *lockEntry(void) {
+  pthread_mutex_lock(&entryMutex);
+  return &entryMutex;
+}
+
+static void unlockEntry(pthread_mutex_t **mutex) {
+  pthread_mutex_unlock(*mutex);
+}
+
 #define ENTER(name, needsContext)                                              \
+  pthread_mutex_t *entryLock __attribute__((cleanup(unlockEntry), unused)) =   \
+      lockEntry();                                                             \
   do {                                                                         \
     CUresult entered = enter(name, needsContext);                              \
     if (entered != SUCCESS)                                                    \
@@ -112,6 +168,9 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
     return SUCCESS;
   case INVALID_CONTEXT:
     *name = "CUDA_ERROR_INVALID_CONTEXT";
+    return SUCCESS;
+  case INVALID_HANDLE:
+    *name = "CUDA_ERROR_INVALID_HANDLE";
     return SUCCESS;
   case NOT_FOUND:
     *name = "CUDA_ERROR_NOT_FOUND";
@@ -313,7 +372,8 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   trace("cuMemcpyAsync(%zu bytes, %s to %s, %s)", bytes,
         isDevice(s, bytes) ? "device" : "host",
         isDevice(d, bytes) ? "device" : "host",
-        stream == &theStream ? "stream" : "other stream");
+        stream ? "stream" : "default stream");
+  CHECK_HANDLE("cuMemcpyAsync", stream, STREAM);
   memcpy(d, s, bytes);
   return SUCCESS;
 }
@@ -362,7 +422,7 @@ CUresult cuTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
                           void *stream) {
   ENTER("cuMemsetD32Async", 1);
-  (void)stream;
+  CHECK_HANDLE("cuMemsetD32Async", stream, STREAM);
   if (!isDevice((void *)(uintptr_t)dst, count * 4))
     return ILLEGAL_ADDRESS;
   for (size_t i = 0; i < count; ++i)
@@ -373,7 +433,7 @@ CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value, size_t count,
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
                           void *stream) {
   ENTER("cuMemsetD16Async", 1);
-  (void)stream;
+  CHECK_HANDLE("cuMemsetD16Async", stream, STREAM);
   if (!isDevice((void *)(uintptr_t)dst, count * 2))
     return ILLEGAL_ADDRESS;
   for (size_t i = 0; i < count; ++i)
@@ -423,7 +483,8 @@ CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
   const char *name = ((FakeFunction *)function)->name;
   trace("cuLaunchKernel(%s, grid=(%u,%u,%u), block=(%u,%u,%u), smem=%u, %s)",
         name, gridX, gridY, gridZ, blockX, blockY, blockZ, smem,
-        stream == &theStream ? "stream" : "other stream");
+        stream ? "stream" : "default stream");
+  CHECK_HANDLE("cuLaunchKernel", stream, STREAM);
   if (extra || !params || strcmp(name, "vadd"))
     return NOT_SUPPORTED;
   MemRefParam a = memrefParam(params, 0), b = memrefParam(params, 5),
@@ -447,55 +508,58 @@ CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
 CUresult cuStreamCreate(void **stream, unsigned flags) {
   ENTER("cuStreamCreate", 1);
   trace("cuStreamCreate(%u)", flags);
-  *stream = &theStream;
+  *stream = newHandle(STREAM);
   return SUCCESS;
 }
 
 CUresult cuStreamDestroy_v2(void *stream) {
   ENTER("cuStreamDestroy_v2", 1);
-  (void)stream;
   trace("cuStreamDestroy_v2");
+  CHECK_HANDLE("cuStreamDestroy_v2", stream, STREAM);
+  if (stream)
+    ((FakeHandle *)stream)->live = 0;
   return SUCCESS;
 }
 
 CUresult cuStreamSynchronize(void *stream) {
   ENTER("cuStreamSynchronize", 1);
-  (void)stream;
   trace("cuStreamSynchronize");
+  CHECK_HANDLE("cuStreamSynchronize", stream, STREAM);
   return SUCCESS;
 }
 
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
   ENTER("cuStreamWaitEvent", 1);
-  (void)stream;
-  (void)event;
   (void)flags;
   trace("cuStreamWaitEvent");
+  CHECK_HANDLE("cuStreamWaitEvent", stream, STREAM);
+  CHECK_HANDLE("cuStreamWaitEvent", event, EVENT);
   return SUCCESS;
 }
 
 CUresult cuEventCreate(void **event, unsigned flags) {
   ENTER("cuEventCreate", 1);
   trace("cuEventCreate(%u)", flags);
-  *event = &theEvent;
+  *event = newHandle(EVENT);
   return SUCCESS;
 }
 
 CUresult cuEventDestroy_v2(void *event) {
   ENTER("cuEventDestroy_v2", 1);
-  (void)event;
+  CHECK_HANDLE("cuEventDestroy_v2", event, EVENT);
+  ((FakeHandle *)event)->live = 0;
   return SUCCESS;
 }
 
 CUresult cuEventSynchronize(void *event) {
   ENTER("cuEventSynchronize", 1);
-  (void)event;
+  CHECK_HANDLE("cuEventSynchronize", event, EVENT);
   return SUCCESS;
 }
 
 CUresult cuEventRecord(void *event, void *stream) {
   ENTER("cuEventRecord", 1);
-  (void)event;
-  (void)stream;
+  CHECK_HANDLE("cuEventRecord", event, EVENT);
+  CHECK_HANDLE("cuEventRecord", stream, STREAM);
   return SUCCESS;
 }

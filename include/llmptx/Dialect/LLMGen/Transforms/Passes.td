@@ -82,8 +82,14 @@ def LLMGenHostAsync : Pass<"llmgen-host-async", "mlir::ModuleOp"> {
     pass joins several dependencies with one `gpu.wait async [...]` (which
     lowers to events and stream waits), and turns an async host-shared
     allocation into `gpu.wait [deps]`, the synchronous allocation, and a
-    fresh `gpu.wait async` token for its users.
+    fresh `gpu.wait async` token for its users. It also mends two of
+    `gpu-to-llvm`'s stream lifetimes: a synchronous `gpu.wait` keeps one
+    dependency per stream (it destroys the stream of each), and a gpu token
+    that an `async.execute` region yields becomes an event recorded on its
+    stream (`mgpuEventCreate`/`mgpuEventRecord` calls), which is what the
+    consuming tasks wait for and destroy.
   }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def LLMGenRecordKernels : Pass<"llmgen-record-kernels", "mlir::ModuleOp"> {
