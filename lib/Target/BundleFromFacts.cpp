@@ -199,8 +199,8 @@ static void setLayout(const ArgumentInfo &arg, runtime::BufferSpec &buffer) {
 /// lists the outputs.
 static runtime::BufferRole bufferRole(const ArgumentInfo &arg, unsigned index,
                                       const HarnessFacts *harness) {
-  bool output = arg.access == "write" || arg.access == "readwrite" ||
-                arg.access.empty();
+  bool output =
+      arg.access == "write" || arg.access == "readwrite" || arg.access.empty();
   bool input = arg.access != "write";
   if (harness && !harness->outputs.empty()) {
     output = llvm::is_contained(harness->outputs, int64_t(index));
@@ -328,12 +328,11 @@ paramOf(const KernelDescription &kernel, const ptx::AbiParam &param) {
 /// The reference, then each candidate (under its own launch, when it
 /// brings one; dynamic shared memory stays the host's).
 static void addKernels(const KernelDescription &kernel,
-                       llvm::StringRef referencePtx,
                        const std::vector<const Candidate *> &candidates,
                        runtime::VerificationBundle &bundle) {
-  bundle.reference.name = "nvptx";
+  bundle.reference.name = kernel.referenceKind;
   bundle.reference.entry = kernel.name;
-  bundle.reference.ptx = referencePtx.str();
+  bundle.reference.ptx = kernel.referencePtx;
   for (const Candidate *candidate : candidates) {
     runtime::KernelObject object;
     object.name = candidate->name();
@@ -410,7 +409,6 @@ llmptx::productionShape(const runtime::VerificationBundle &bundle,
 
 llvm::Expected<runtime::VerificationBundle>
 llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
-                    llvm::StringRef referencePtx,
                     const std::vector<const Candidate *> &candidates) {
   if (kernel.args.empty() && !kernel.abi.params.empty())
     return missingFact("the kernel's signature was not recorded (run "
@@ -453,7 +451,7 @@ llmptx::buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
     bundle.launch.dynamicSharedBytes =
         number(kernel.hostLaunch->dynamicSharedBytes);
   bundle.timing.production = productionShape(bundle, kernel);
-  addKernels(kernel, referencePtx, candidates, bundle);
+  addKernels(kernel, candidates, bundle);
   if (std::optional<std::string> invalid = runtime::validateBundle(bundle))
     return missingFact("the module's facts do not make a valid bundle: " +
                        *invalid);

@@ -27,7 +27,6 @@ namespace llmptx {
 /// facts the module lacks.
 llvm::Expected<runtime::VerificationBundle>
 buildBundle(const KernelDescription &kernel, llvm::StringRef chip,
-            llvm::StringRef referencePtx,
             const std::vector<const Candidate *> &candidates);
 
 /// The standard shapes of `sizes` when the harness names none: 1, small

@@ -25,11 +25,9 @@ using namespace llmptx;
 static std::atomic<bool> saidNoDevice{false};
 
 ExecutionVerifier::ExecutionVerifier(
-    const TargetSettings &settings, llvm::StringRef moduleName,
-    llvm::StringRef referencePtx,
+    const TargetSettings &settings, llvm::StringRef setName,
     std::function<void(const llvm::Twine &)> remark)
-    : settings(settings), moduleName(moduleName.str()),
-      referencePtx(referencePtx), remark(std::move(remark)) {
+    : settings(settings), setName(setName.str()), remark(std::move(remark)) {
   if (!writesBundles())
     return;
   if (!settings.emitBundles.empty()) {
@@ -39,8 +37,8 @@ ExecutionVerifier::ExecutionVerifier(
     return;
   }
   llvm::SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-          "llmgen-" + moduleName, temporary))
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("llmgen-" + setName, temporary))
     directoryError = "cannot create a temporary directory: " + ec.message();
   directory = temporary.str().str();
 }
@@ -58,8 +56,8 @@ ExecutionVerifier::writeBundle(const runtime::VerificationBundle &bundle,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    directoryError);
   llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, moduleName + "." + bundle.kernel +
-                                    suffix.str() + ".bundle.json");
+  llvm::sys::path::append(path, setName + "." + bundle.kernel + suffix.str() +
+                                    ".bundle.json");
   if (auto problem = llmptx::untrusted::writeFileAtomically(
           path.str().str(), runtime::writeBundleJson(bundle)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -73,8 +71,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   std::vector<std::string> bundlePaths;
   std::vector<KernelWork *> bundled;
   for (auto &[kernel, candidates] : batch) {
-    llvm::Expected<runtime::VerificationBundle> bundle = buildBundle(
-        *kernel->description, settings.chip, referencePtx, candidates);
+    llvm::Expected<runtime::VerificationBundle> bundle =
+        buildBundle(*kernel->description, settings.chip, candidates);
     if (!bundle) {
       kernel->execNote = "cannot verify @" + kernel->description->name +
                          " by execution: " + llvm::toString(bundle.takeError());

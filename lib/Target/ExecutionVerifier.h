@@ -29,8 +29,7 @@ public:
   /// Bundles go to `emit-bundles`, else to a temporary directory removed
   /// with the verifier. `remark` says what the user should know (facts
   /// missing, no GPU); it is the verifier's only way out to MLIR.
-  ExecutionVerifier(const TargetSettings &settings, llvm::StringRef moduleName,
-                    llvm::StringRef referencePtx,
+  ExecutionVerifier(const TargetSettings &settings, llvm::StringRef setName,
                     std::function<void(const llvm::Twine &)> remark);
   ~ExecutionVerifier();
   ExecutionVerifier(const ExecutionVerifier &) = delete;
@@ -57,10 +56,10 @@ private:
     return settings.verification == llmgen::VerifyLevel::Exec;
   }
 
-  /// The module's settings and reference PTX; they outlive the verifier.
+  /// The settings; they outlive the verifier.
   const TargetSettings &settings;
-  std::string moduleName;
-  llvm::StringRef referencePtx;
+  /// Names the bundle files: `<setName>.<kernel>.bundle.json`.
+  std::string setName;
   std::function<void(const llvm::Twine &)> remark;
   std::string directory;
   std::string directoryError;

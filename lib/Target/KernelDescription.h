@@ -135,6 +135,11 @@ struct LaunchFreedom {
 
 struct KernelDescription {
   std::string name;
+  /// The PTX module holding the kernel's reference entry (a gpu.module's
+  /// whole reference build; for an IREE dispatch, IREE's own PTX).
+  std::string referencePtx;
+  /// What the reports and bundles call the reference: "nvptx", "iree".
+  std::string referenceKind = "nvptx";
   /// The kernel as written (llmgen-record-kernels), else the lowered
   /// llvm.func.
   std::string source;

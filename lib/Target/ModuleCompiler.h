@@ -3,22 +3,19 @@
 // One object per gpu.module serialized with `#llmgen.target`; `run()` is the
 // data flow of docs/architecture.md, one stage method each:
 //
-//   prepare -> search -> verify by execution -> optimize -> select
+//   prepare -> [search -> verify by execution -> optimize -> select]
 //           -> compose -> record
 //
 // MLIR is read in prepare (the reference build and the kernels' facts,
-// copied into plain data) and written in record; the stages between work on
-// plain data, the model calls and checks in a thread pool.
+// copied into plain data) and written in record; the stages in brackets are
+// KernelStages, on plain data, the model calls and checks in a thread pool.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LLMPTX_LIB_TARGET_MODULECOMPILER_H
 #define LLMPTX_LIB_TARGET_MODULECOMPILER_H
 
-#include "CandidateSearch.h"
-#include "ExecutionVerifier.h"
-#include "KernelDescription.h"
-#include "KernelWork.h"
+#include "KernelStages.h"
 #include "PtxComposition.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
@@ -52,24 +49,9 @@ public:
   mlir::FailureOr<mlir::DictionaryAttr> run();
 
 private:
-  // prepare: what the later stages read of the module and the settings.
-  /// Every kernel's facts, copied out of the IR.
+  /// prepare: every kernel's facts, copied out of the IR, and the stages
+  /// that work on them.
   mlir::LogicalResult describe();
-  /// The provider the settings ask for; the error says why it is
-  /// unavailable.
-  llvm::Error connectProvider();
-  /// The checks candidates get, each kernel's prompt spec, the verifier.
-  void prepareChecks();
-
-  /// Every sample of every kernel: ask, validate, repair.
-  void search();
-  /// Bundles, the runner, and repairs of what execution failed; returns
-  /// whether the runner ran.
-  bool verifyByExecution();
-  /// mode=optimize: rounds against the incumbent.
-  void optimize(bool executed);
-  /// The policy, per kernel.
-  void select();
   /// One PTX module per slot from the per-kernel choices.
   void compose();
   /// Warnings, remarks, strict errors, provenance and the report.
@@ -100,14 +82,7 @@ private:
   TargetSettings settings;
 
   std::optional<ReferenceBuild> reference;
-  std::vector<KernelDescription> kernels;
-  std::unique_ptr<llm::Provider> provider;
-  SearchSettings checks;
-  std::unique_ptr<ExecutionVerifier> verifier;
-  std::vector<KernelWork> work;
-  /// Progress lines: "[finished/tasks] @kernel sample 0 round 0: ...".
-  struct Progress;
-  std::unique_ptr<Progress> progress;
+  std::unique_ptr<KernelStages> stages;
 
   /// Compose's results: the PTX of each slot and what the slots hold.
   std::string selectedPtx, alternatePtx;

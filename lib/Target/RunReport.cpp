@@ -189,7 +189,9 @@ llvm::json::Object llmptx::kernelRecord(const KernelWork &work,
   llvm::json::Object record{
       {"name", work.description ? work.description->name : std::string()},
       {"module", moduleName},
-      {"selected", work.choice.selected ? "llm" : "nvptx"},
+      {"selected", work.choice.selected ? std::string("llm")
+                   : work.description ? work.description->referenceKind
+                                      : std::string("nvptx")},
       {"reason", work.choice.reason},
       {"verification", checkLevelName(work.choice.verification)},
       {"attempts", std::move(attempts)},

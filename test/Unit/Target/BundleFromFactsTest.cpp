@@ -41,6 +41,7 @@ void lowerSignature(KernelDescription &kernel) {
 KernelDescription vaddDescription() {
   KernelDescription kernel;
   kernel.name = "vadd";
+  kernel.referencePtx = kReferencePtx;
   for (const char *access : {"read", "read", "write"}) {
     ArgumentInfo arg;
     arg.isMemref = true;
@@ -63,7 +64,7 @@ KernelDescription vaddDescription() {
 /// The message of the bundle that cannot be built ("" when it can).
 static std::string missingFact(const KernelDescription &kernel) {
   llvm::Expected<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {});
+      buildBundle(kernel, "sm_90", {});
   if (bundle)
     return "";
   return llvm::toString(bundle.takeError());
@@ -96,7 +97,7 @@ TEST(BundleFromFacts, HarnessGivesSizesRolesParamsAndSpecials) {
   harness.align = 16;
   kernel.harness = harness;
   llvm::Expected<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {});
+      buildBundle(kernel, "sm_90", {});
   ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   ASSERT_EQ(bundle->buffers.size(), 3u);
   EXPECT_EQ(bundle->buffers[0].role, runtime::BufferRole::Input);
@@ -135,7 +136,7 @@ TEST(BundleFromFacts, DynamicStridesAreTestedWithGaps) {
   kernel.harness = harness;
   lowerSignature(kernel);
   llvm::Expected<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {});
+      buildBundle(kernel, "sm_90", {});
   ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   const runtime::BufferSpec &view = bundle->buffers[2];
   EXPECT_EQ(view.shape, (std::vector<std::string>{"M", "N"}));
@@ -166,7 +167,7 @@ TEST(BundleFromFacts, StatedFactsAreTestedAtTheirEdge) {
   harness.ranges = {{0, {0.0, 1.0}}};
   kernel.harness = harness;
   llvm::Expected<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {});
+      buildBundle(kernel, "sm_90", {});
   ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   // Every size is a multiple of 4, the smallest (4) included.
   ASSERT_FALSE(bundle->shapes.empty());
@@ -198,7 +199,7 @@ TEST(BundleFromFacts, DimensionsSplitAtTopLevelCommasOnly) {
   harness.ulp = 2;
   kernel.harness = harness;
   llvm::Expected<runtime::VerificationBundle> bundle =
-      buildBundle(kernel, "sm_90", kReferencePtx, {});
+      buildBundle(kernel, "sm_90", {});
   ASSERT_TRUE(bool(bundle)) << llvm::toString(bundle.takeError());
   EXPECT_EQ(bundle->buffers[2].shape,
             (std::vector<std::string>{"min(ceildiv(N, 256), 1024)", "N"}));
