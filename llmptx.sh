@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
-PACKAGES=(cmake ninja-build g++ python3 git
+PACKAGES=(cmake ninja-build g++ python3 python3-venv git
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev)
 
@@ -34,11 +34,33 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# IREE's compiler and runtime wheels (pinned) for llmptx-iree and its tests,
+# in a virtual environment under the build directory (Debian's pip refuses
+# system installs). Without them those tests are skipped, not failed.
+IREE_WHEELS=(iree-base-compiler==3.13.0 iree-base-runtime==3.13.0 numpy==2.4.6)
+
+install_iree() {
+  local venv="$BUILD_DIR/iree-venv"
+  if [ -x "$venv/bin/iree-compile" ] && "$venv/bin/python3" -c \
+       'import iree.compiler.ir, numpy' 2>/dev/null; then
+    return 0
+  fi
+  echo "llmptx: installing ${IREE_WHEELS[*]} into $venv"
+  if ! { python3 -m venv "$venv" &&
+         "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
+           "${IREE_WHEELS[@]}"; }; then
+    echo "llmptx: warning: IREE's wheels did not install; llmptx-iree and" \
+         "its tests are unavailable" >&2
+    rm -rf "$venv"
+  fi
+}
+
 build() {
   install_packages
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
   fi
+  install_iree
   ninja -C "$BUILD_DIR"
 }
 

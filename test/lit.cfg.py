@@ -50,7 +50,8 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.llmptx_tools_dir, config.llvm_tools_dir]
-tools = ["llmptx-opt", "llmptx-ptx", "llmptx-runner", "llmptx-llm"]
+tools = ["llmptx-opt", "llmptx-ptx", "llmptx-runner", "llmptx-llm",
+         "llmptx-kernels", "llmptx-iree"]
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -62,6 +63,16 @@ if config.ptxas_path and os.path.exists(config.ptxas_path):
     config.substitutions.append(("%ptxas", config.ptxas_path))
     config.environment["PATH"] = (os.path.dirname(config.ptxas_path) +
                                   os.pathsep + config.environment["PATH"])
+
+# IREE's wheels, in the virtual environment ./llmptx.sh makes: tests of
+# llmptx-iree need them and are skipped without them.
+iree_python = os.path.join(config.iree_venv, "bin", "python3")
+if (os.path.exists(os.path.join(config.iree_venv, "bin", "iree-compile")) and
+        os.path.exists(iree_python)):
+    config.available_features.add("iree")
+    config.substitutions.append(("%iree_python", iree_python))
+    config.substitutions.append(
+        ("%iree_compile", os.path.join(config.iree_venv, "bin", "iree-compile")))
 
 if config.system_mlir_opt and os.path.exists(config.system_mlir_opt):
     config.available_features.add("system-mlir-opt")

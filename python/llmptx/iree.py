@@ -1,0 +1,593 @@
+"""llmptx-iree: LLM kernels for the CUDA dispatches of an IREE program.
+
+    llmptx-iree INPUT.mlir -o OUT.vmfb [--llm-lower="<llm-lower options>"]
+                [--report R.json] [--substitutions DIR] [--harness H.json]
+                [--iree-compile PATH] [--work-dir DIR] [-- iree-compile flags]
+
+1. iree-compile INPUT for CUDA (`chip` of --llm-lower, sm_90 by default)
+   with one executable per dispatch, dumping each executable's files and
+   the executable-targets phase; that compile is also the A/B object,
+   OUT with `.iree` before its suffix (OUT.iree.vmfb).
+2. Each dispatch becomes a kernel description (lib/Target/KernelSet.h):
+   its export, bindings and push constants in IREE's CUDA ABI, IREE's
+   launch (the export's workgroup size, its count region, its workgroup
+   local memory), its configured MLIR, IREE's PTX as the reference.
+3. llmptx-kernels runs the stages of --llm-lower on them (prompts,
+   providers, cache, lint, ABI, ptxas, repairs, verification by execution
+   with llmptx-runner, optimization rounds, the selection policy).
+4. The selected kernels are written as DIR/<executable>.ptx and OUT is
+   compiled with --iree-hal-substitute-executable-objects-from=DIR; the
+   report lists every dispatch and its decision.
+
+The harness file gives what the program does not: {"tolerance": {...},
+"dispatches": {"<executable or export>": {"tolerance": {...},
+"constants": [..], "grid": [x, y, z]}}}. docs/iree.md has the details.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The substitution directory is the tool's own: this file marks it, so a
+# directory the user made is never emptied.
+MARKER = '.llmptx-iree'
+
+# The sm_90 target IREE 3.13 does not know by name: its sm_89 description
+# with the sm_90 limits (228 KiB of shared memory per block, 227 usable).
+WGP = ('<compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = '
+       'b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, '
+       'mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, '
+       '<NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_MMA_SYNC_F32_16x8x32_F8E4M3FN>, '
+       '<NV_MMA_SYNC_F32_16x8x32_F8E5M2>, <NV_WMMA_F32_16x16x16_F16>, '
+       '<NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], '
+       'max_workgroup_sizes = [1024, 1024, 1024], '
+       'max_thread_count_per_workgroup = 1024, '
+       'max_workgroup_memory_bytes = {smem}, '
+       'max_workgroup_counts = [2147483647, 65535, 65535]>')
+SHARED_MEMORY = {'sm_80': 166912, 'sm_86': 101376, 'sm_89': 101376,
+                 'sm_90': 232448, 'sm_90a': 232448}
+
+READ_ONLY = 1  # hal.descriptor_flags bit of a ReadOnly binding
+
+
+class Error(Exception):
+    """A problem the user can fix; printed without a traceback."""
+
+
+def device_target(chip):
+    """The --iree-hal-target-device value for `chip`."""
+    if chip not in SHARED_MEMORY:
+        raise Error('chip %s: llmptx-iree knows %s' %
+                    (chip, ', '.join(sorted(SHARED_MEMORY))))
+    arch = 'sm_90' if chip == 'sm_90a' else chip
+    wgp = WGP.replace('{smem}', str(SHARED_MEMORY[chip]))
+    return ('#hal.device.target<"cuda", [#hal.executable.target<"cuda", '
+            '"cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<'
+            'arch = "%s", features = "+ptx84", wgp = %s>}>]>' % (arch, wgp))
+
+
+def lower_option(options, key, default):
+    """The value of `key=` in an llm-lower option string."""
+    for token in shlex.split(options):
+        name, _, value = token.partition('=')
+        if name == key:
+            return value
+    return default
+
+
+def run(command, what):
+    result = subprocess.run(command, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        raise Error('%s failed (exit %d): %s\n%s' %
+                    (what, result.returncode, ' '.join(map(shlex.quote,
+                                                           command)),
+                     result.stderr.strip()[-4000:]))
+    return result
+
+
+# ----------------------------------------------------------------------------
+# Reading IREE's IR
+# ----------------------------------------------------------------------------
+
+def load_ir():
+    try:
+        from iree.compiler import ir
+    except ImportError as error:
+        raise Error('the IREE compiler\'s Python package is missing (%s): '
+                    'run ./llmptx.sh build, which installs it into '
+                    'build/iree-venv, and use build/bin/llmptx-iree' % error)
+    return ir
+
+
+def attribute_names(op):
+    return [a if isinstance(a, str) else a.name for a in op.attributes]
+
+
+def walk(op, visit):
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                visit(child)
+                walk(child, visit)
+
+
+def constant_of(ir, value):
+    """The integer an SSA value is defined to be, or None."""
+    owner = getattr(value, 'owner', None)
+    if owner is None or not hasattr(owner, 'name'):
+        return None
+    if owner.name != 'arith.constant':
+        return None
+    try:
+        return ir.IntegerAttr(owner.attributes['value']).value
+    except (ValueError, TypeError):
+        return None
+
+
+def int_list(ir, attribute):
+    return [ir.IntegerAttr(item).value for item in ir.ArrayAttr(attribute)]
+
+
+def parse_layout(text):
+    """Binding flags and the constant count of a #hal.pipeline.layout."""
+    constants = re.search(r'constants\s*=\s*(\d+)', text)
+    bindings = re.findall(r'#hal\.pipeline\.binding<([^>]*)>', text)
+    return (int(constants.group(1)) if constants else 0,
+            ['ReadOnly' in binding for binding in bindings])
+
+
+def read_executables(ir, context, phase_path):
+    """Every CUDA executable of the executable-targets phase: its export,
+    launch, layout and the push constants of its dispatch sites."""
+    with open(phase_path) as handle:
+        module = ir.Module.parse(handle.read(), context)
+    executables, sites = [], {}
+
+    def visit(op):
+        if op.name == 'hal.executable':
+            executables.append(read_executable(ir, op))
+        elif op.name == 'stream.cmd.dispatch':
+            read_site(ir, op, sites)
+
+    walk(module.operation, visit)
+    for executable in executables:
+        executable['sites'] = sites.get(executable['name'], [])
+    return executables
+
+
+def read_executable(ir, op):
+    name = ir.StringAttr(op.attributes['sym_name']).value
+    executable = {'name': name, 'exports': []}
+
+    def visit(child):
+        if child.name != 'hal.executable.export':
+            return
+        names = attribute_names(child)
+        export = {
+            'name': ir.StringAttr(child.attributes['sym_name']).value,
+            'layout': str(child.attributes['layout']),
+            'workgroup_size': (int_list(ir, child.attributes['workgroup_size'])
+                               if 'workgroup_size' in names else None),
+            'local_memory': (ir.IntegerAttr(
+                child.attributes['workgroup_local_memory']).value
+                if 'workgroup_local_memory' in names else 0),
+            'count': None,
+        }
+        # The count region's hal.return: constant when the shapes are.
+        for block in child.regions[0].blocks:
+            for inner in block.operations:
+                inner = inner.operation
+                if inner.name == 'hal.return':
+                    export['count'] = [constant_of(ir, v)
+                                       for v in inner.operands]
+        executable['exports'].append(export)
+
+    walk(op, visit)
+    return executable
+
+
+def read_site(ir, op, sites):
+    """The push constants of one stream.cmd.dispatch (None: not constant)."""
+    segments = list(ir.DenseI32ArrayAttr(op.attributes['operandSegmentSizes']))
+    operands = list(op.operands)
+    start = segments[0]
+    constants = [(constant_of(ir, value), str(value.type))
+                 for value in operands[start:start + segments[1]]]
+    for entry in ir.ArrayAttr(op.attributes['entry_points']):
+        executable = str(entry).split('::')[0].lstrip('@')
+        sites.setdefault(executable, []).append(constants)
+
+
+def element_name(element):
+    text = str(element)
+    return {'i1': 'i8', 'index': 'i64'}.get(text, text)
+
+
+def element_bytes(name):
+    match = re.search(r'(\d+)', name)
+    return max(1, int(match.group(1)) // 8) if match else 4
+
+
+def read_subspans(ir, context, configured_path):
+    """The views of each binding in the configured executable, and the
+    dispatch function's text (what the dispatch computes)."""
+    with open(configured_path) as handle:
+        module = ir.Module.parse(handle.read(), context)
+    views, functions = {}, []
+
+    def visit(op):
+        if op.name == 'func.func':
+            functions.append(str(op))
+        if op.name != 'hal.interface.binding.subspan':
+            return
+        binding = ir.IntegerAttr(op.attributes['binding']).value
+        memref = ir.MemRefType(op.results[0].type)
+        flags = ir.IntegerAttr(op.attributes['descriptor_flags']).value \
+            if 'descriptor_flags' in attribute_names(op) else 0
+        alignment = ir.IntegerAttr(op.attributes['alignment']).value \
+            if 'alignment' in attribute_names(op) else 0
+        offset_values = list(op.operands)
+        offset = constant_of(ir, offset_values[0]) if offset_values else 0
+        element = element_name(memref.element_type)
+        view = {'type': re.sub(r', #hal\.descriptor_type<[^>]*>', '',
+                               str(memref)),
+                'element': element, 'offset': offset,
+                'read_only': bool(flags & READ_ONLY),
+                'alignment': alignment, 'elements': None}
+        if memref.has_static_shape:
+            strides = None
+            try:
+                strides = list(ir.StridedLayoutAttr(memref.layout).strides)
+            except (ValueError, TypeError):
+                pass
+            shape = list(memref.shape)
+            if not shape:
+                view['elements'] = 1
+            elif strides and all(s >= 0 for s in strides):
+                view['elements'] = 1 + sum((d - 1) * s
+                                           for d, s in zip(shape, strides))
+            else:
+                count = 1
+                for d in shape:
+                    count *= d
+                view['elements'] = count
+        views.setdefault(binding, []).append(view)
+
+    walk(module.operation, visit)
+    return views, functions
+
+
+# ----------------------------------------------------------------------------
+# Dispatches as kernel descriptions
+# ----------------------------------------------------------------------------
+
+def describe_dispatch(executable, views, functions, ptx, harness):
+    """The KernelSet entry of one executable, or (None, why not)."""
+    name = executable['name']
+    if len(executable['exports']) != 1:
+        return None, ('%d exports: only single-export executables are '
+                      'substituted' % len(executable['exports']))
+    export = executable['exports'][0]
+    entry = export['name']
+    own = dict(harness.get('dispatches', {}).get(name, {}))
+    own.update(harness.get('dispatches', {}).get(entry, {}))
+    if not re.search(r'\.entry\s+%s\s*\(' % re.escape(entry), ptx):
+        return None, 'IREE\'s PTX has no .entry %s' % entry
+    block = export['workgroup_size']
+    if not block:
+        return None, 'the export states no workgroup size'
+    grid = own.get('grid') or export['count']
+    if not grid or any(g is None for g in grid):
+        return None, ('the workgroup count depends on the workload (dynamic '
+                      'shapes): give "grid" for %s in the harness file' % name)
+    constant_count, read_only = parse_layout(export['layout'])
+
+    args, facts = [], []
+    for binding, readonly in enumerate(read_only):
+        seen = views.get(binding, [])
+        if not seen:
+            return None, 'binding %d is never viewed' % binding
+        elements = {v['element'] for v in seen}
+        if len(elements) != 1:
+            return None, ('binding %d is viewed with several element types '
+                          '(%s)' % (binding, ', '.join(sorted(elements))))
+        element = seen[0]['element']
+        size = element_bytes(element)
+        if any(v['elements'] is None or v['offset'] is None for v in seen):
+            return None, ('binding %d has a dynamic shape or offset: not '
+                          'supported yet' % binding)
+        if any(v['offset'] % size for v in seen):
+            return None, ('binding %d is viewed at an offset that is not a '
+                          'multiple of its element size' % binding)
+        extent = max(v['offset'] // size + v['elements'] for v in seen)
+        alignment = min(v['alignment'] or size for v in seen)
+        access = 'read' if readonly else 'readwrite'
+        args.append({'kind': 'buffer', 'element': element,
+                     'elements': extent, 'access': access,
+                     'alignment': alignment,
+                     'type': 'memref<%dx%s>' % (extent, element)})
+        described = ', '.join('%s at byte offset %d' % (v['type'], v['offset'])
+                              for v in seen)
+        facts.append(
+            'parameter %d (binding %d): pointer to %d %s elements, %s; the '
+            'dispatch views %s; the pointer is %d-byte aligned (IREE\'s '
+            'binding alignment); it may point into a larger allocation, so '
+            'touch no byte outside these views' %
+            (len(args) - 1, binding, extent, element,
+             'read-only' if readonly else 'written (it may also be read)',
+             described, alignment))
+
+    values = own.get('constants')
+    if values is None and constant_count:
+        site_values = [[value for value, _ in site]
+                       for site in executable['sites']]
+        if not site_values or any(v is None for v in site_values[0]):
+            return None, ('its %d push constant(s) are not constant at the '
+                          'dispatch site: give "constants" for %s in the '
+                          'harness file' % (constant_count, name))
+        if any(site != site_values[0] for site in site_values):
+            return None, ('its dispatch sites pass different push constants: '
+                          'give "constants" for %s in the harness file' % name)
+        values = site_values[0]
+    values = list(values or [])
+    if len(values) != constant_count:
+        return None, ('%d push constant value(s) for %d constant(s)' %
+                      (len(values), constant_count))
+    for index, value in enumerate(values):
+        args.append({'kind': 'scalar', 'element': 'i32',
+                     'value': str(value)})
+        facts.append('parameter %d (push constant %d): a 32-bit value, %d in '
+                     'this program' % (len(args) - 1, index, value))
+
+    smem = export['local_memory']
+    launch_facts = (
+        'IREE launches this dispatch with block (%s) and grid (%s), and %d '
+        'bytes of dynamic shared memory (the extern .shared array; its size '
+        'is fixed by IREE, so more shared memory must be declared statically, '
+        'at most 48 KiB); launches with another configuration do not happen.'
+        '\n' % (', '.join(map(str, block)), ', '.join(map(str, grid)), smem))
+    intent = (
+        'This is an IREE dispatch (executable %s, export %s), not a gpu.func: '
+        'the MLIR below is IREE\'s configured dispatch function, which reads '
+        'and writes its operands through hal.interface.binding.subspan views '
+        'of the bindings. In IREE\'s CUDA ABI, binding K is .param K, a .u64 '
+        'global pointer (the subspan\'s byte offset is added inside the '
+        'kernel), and the push constants follow as 32-bit parameters. The '
+        'lowering_config and translation_info attributes are IREE\'s own '
+        'tiling choices; you need not follow them.' % (name, entry))
+    kernel = {'name': entry, 'reference_ptx': ptx, 'reference_kind': 'iree',
+              'source': '\n\n'.join(functions), 'intent': intent,
+              'args': args, 'stated_facts': facts,
+              'launch_facts': launch_facts,
+              'launch': {'grid': grid, 'block': block,
+                         'dynamic_shared_bytes': smem}}
+    tolerance = own.get('tolerance', harness.get('tolerance'))
+    if tolerance:
+        kernel['tolerance'] = tolerance
+    return kernel, ''
+
+
+# ----------------------------------------------------------------------------
+# The driver
+# ----------------------------------------------------------------------------
+
+def find_iree_compile(given):
+    candidates = [given, os.environ.get('LLMPTX_IREE_COMPILE'),
+                  os.path.join(sys.prefix, 'bin', 'iree-compile'),
+                  shutil.which('iree-compile')]
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and \
+                os.access(candidate, os.X_OK):
+            return candidate
+    raise Error('iree-compile not found: give --iree-compile, set '
+                'LLMPTX_IREE_COMPILE, or run ./llmptx.sh build (it installs '
+                'IREE into build/iree-venv)')
+
+
+def prepare_substitutions(directory):
+    """An empty substitution directory of our own; refuses one the user
+    made that holds files."""
+    if os.path.isdir(directory):
+        entries = os.listdir(directory)
+        if entries and MARKER not in entries:
+            raise Error('%s exists and was not written by llmptx-iree: '
+                        'give another --substitutions directory' % directory)
+        for entry in entries:
+            if entry.endswith('.ptx'):
+                os.remove(os.path.join(directory, entry))
+    else:
+        os.makedirs(directory)
+    with open(os.path.join(directory, MARKER), 'w') as marker:
+        marker.write('substitutions written by llmptx-iree\n')
+
+
+def with_suffix(path, tag):
+    stem, extension = os.path.splitext(path)
+    return '%s.%s%s' % (stem, tag, extension or '.vmfb')
+
+
+def candidate_summary(candidate):
+    summary = {'name': candidate.get('name'),
+               'level': candidate.get('level'),
+               'verdict': candidate.get('exec_verdict', 'not run')}
+    if 'exec_details' in candidate:
+        summary['details'] = candidate['exec_details']
+    timing = candidate.get('timing')
+    if timing:
+        summary['speedup'] = timing.get('speedup')
+        summary['speedup_ci95'] = timing.get('speedup_ci95')
+        summary['iree_ms'] = timing.get('reference_ms')
+        summary['llm_ms'] = timing.get('candidate_ms')
+        summary['comparison'] = timing.get('comparison')
+    return summary
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = []
+    if '--' in argv:
+        at = argv.index('--')
+        argv, extra = argv[:at], argv[at + 1:]
+    parser = argparse.ArgumentParser(
+        prog='llmptx-iree', description=__doc__.splitlines()[0])
+    parser.add_argument('input')
+    parser.add_argument('-o', dest='output', required=True)
+    parser.add_argument('--llm-lower', default='',
+                        help='the options of llmptx-opt --llm-lower')
+    parser.add_argument('--report', help='write the decisions here (JSON)')
+    parser.add_argument('--substitutions',
+                        help='directory of the selected PTX (default: '
+                             'OUT without its suffix, .substitutions)')
+    parser.add_argument('--harness', help='facts the program lacks (JSON)')
+    parser.add_argument('--iree-compile', help='the iree-compile to use')
+    parser.add_argument('--work-dir', help='keep the intermediate files here')
+    parser.add_argument('--tools-dir', default=os.path.dirname(
+        os.path.abspath(sys.argv[0])), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    try:
+        return drive(args, extra)
+    except Error as error:
+        print('llmptx-iree: error: %s' % error, file=sys.stderr)
+        return 1
+
+
+def drive(args, extra):
+    if not os.path.isfile(args.input):
+        raise Error('%s: no such file' % args.input)
+    harness = {}
+    if args.harness:
+        try:
+            with open(args.harness) as handle:
+                harness = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise Error('%s: %s' % (args.harness, error))
+    ir = load_ir()
+    iree_compile = find_iree_compile(args.iree_compile)
+    kernels_tool = os.path.join(args.tools_dir, 'llmptx-kernels')
+    if not os.access(kernels_tool, os.X_OK):
+        raise Error('%s not found (build the project first)' % kernels_tool)
+    chip = lower_option(args.llm_lower, 'chip', 'sm_90')
+    output = os.path.abspath(args.output)
+    reference_vmfb = with_suffix(output, 'iree')
+    substitutions = os.path.abspath(
+        args.substitutions or os.path.splitext(output)[0] + '.substitutions')
+    work = args.work_dir or tempfile.mkdtemp(prefix='llmptx-iree-')
+    os.makedirs(work, exist_ok=True)
+    dump = os.path.join(work, 'executables')
+    phases = os.path.join(work, 'phases')
+    for stale in (dump, phases):
+        shutil.rmtree(stale, ignore_errors=True)
+    base = [iree_compile, args.input,
+            '--iree-hal-target-device=' + device_target(chip),
+            '--iree-hal-link-executables=false'] + extra
+
+    # 1. IREE's own build: the A/B object, the executables, the phase.
+    run(base + ['--iree-hal-dump-executable-files-to=' + dump,
+                '--dump-compilation-phases-to=' + phases,
+                '-o', reference_vmfb], 'iree-compile')
+    phase = glob.glob(os.path.join(phases, '*.executable-targets.mlir'))
+    if len(phase) != 1:
+        raise Error('iree-compile wrote no executable-targets phase in %s' %
+                    phases)
+    context = ir.Context()
+    executables = read_executables(ir, context, phase[0])
+
+    # 2. One kernel description per dispatch.
+    dispatches, kernels = [], []
+    for executable in executables:
+        name = executable['name']
+        entry = {'executable': name,
+                 'export': (executable['exports'][0]['name']
+                            if executable['exports'] else None)}
+        dispatches.append(entry)
+        configured = glob.glob(os.path.join(dump, 'configured_*_%s.mlir' % name))
+        ptx_files = glob.glob(os.path.join(dump, '*_%s_*.ptx' % name))
+        if len(configured) != 1 or len(ptx_files) != 1:
+            entry.update(selected='iree', reason='IREE dumped no single '
+                         'configured module and PTX for it')
+            continue
+        with open(ptx_files[0]) as handle:
+            ptx = handle.read()
+        views, functions = read_subspans(ir, context, configured[0])
+        kernel, why_not = describe_dispatch(executable, views, functions, ptx,
+                                            harness)
+        if kernel is None:
+            entry.update(selected='iree', reason=why_not)
+            continue
+        entry['launch'] = kernel['launch']
+        entry['bindings'] = [a for a in kernel['args'] if a['kind'] == 'buffer']
+        kernels.append(kernel)
+
+    # 3. The stages of llm-lower.
+    decisions = {}
+    if kernels:
+        set_path = os.path.join(work, 'kernels.json')
+        result_path = os.path.join(work, 'decisions.json')
+        stem = os.path.splitext(os.path.basename(args.input))[0]
+        with open(set_path, 'w') as handle:
+            json.dump({'name': stem, 'kernels': kernels}, handle, indent=1)
+        result = subprocess.run([kernels_tool, set_path,
+                                 '--llm-lower=' + args.llm_lower,
+                                 '-o', result_path])
+        if not os.path.isfile(result_path):
+            raise Error('llmptx-kernels failed (exit %d)' % result.returncode)
+        with open(result_path) as handle:
+            decided = json.load(handle)
+        decisions = {k['name']: k for k in decided.get('kernels', [])}
+        if result.returncode != 0:
+            raise Error('llmptx-kernels: exit %d (strict: a dispatch fell '
+                        'back to IREE\'s kernel)' % result.returncode)
+
+    # 4. Substitutions and the substituted build.
+    prepare_substitutions(substitutions)
+    for entry in dispatches:
+        record = decisions.get(entry['export'])
+        if record is None:
+            continue
+        entry['reason'] = record.get('reason', '')
+        entry['verification'] = record.get('verification')
+        entry['candidates'] = [candidate_summary(c)
+                               for c in record.get('candidates', [])]
+        entry['attempts'] = len(record.get('attempts', []))
+        if 'exec_note' in record:
+            entry['exec_note'] = record['exec_note']
+        if record.get('selected') == 'llm' and record.get('ptx'):
+            path = os.path.join(substitutions, entry['executable'] + '.ptx')
+            with open(path, 'w') as handle:
+                handle.write(record['ptx'])
+            entry.update(selected='llm', candidate=record.get('candidate'),
+                         substitution=path)
+        else:
+            entry['selected'] = 'iree'
+    run(base + ['--iree-hal-substitute-executable-objects-from=' +
+                substitutions, '-o', output], 'iree-compile (substituted)')
+
+    report = {'input': os.path.abspath(args.input), 'output': output,
+              'reference_vmfb': reference_vmfb,
+              'substitutions': substitutions, 'chip': chip,
+              'iree_compile': iree_compile, 'llm_lower': args.llm_lower,
+              'dispatches': dispatches}
+    for entry in dispatches:
+        print('llmptx-iree: %-12s %-4s %s' % (
+            entry['executable'], entry.get('selected', 'iree'),
+            entry.get('reason', '')), file=sys.stderr)
+    if args.report:
+        with open(args.report, 'w') as handle:
+            json.dump(report, handle, indent=1)
+            handle.write('\n')
+    if not args.work_dir:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
