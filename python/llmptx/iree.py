@@ -21,7 +21,8 @@
 
 The harness file gives what the program does not: {"tolerance": {...},
 "dispatches": {"<executable or export>": {"tolerance": {...},
-"constants": [..], "grid": [x, y, z]}}}. docs/iree.md has the details.
+"constants": [..], "grid": [x, y, z], "bindings": [elements, ...]}}}.
+docs/iree.md has the details.
 """
 
 import argparse
@@ -83,13 +84,12 @@ def lower_option(options, key, default):
 
 
 def run(command, what):
+    """Runs `command`; its diagnostics are the error when it fails."""
     result = subprocess.run(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     if result.returncode != 0:
-        raise Error('%s failed (exit %d): %s\n%s' %
-                    (what, result.returncode, ' '.join(map(shlex.quote,
-                                                           command)),
-                     result.stderr.strip()[-4000:]))
+        raise Error('%s failed (exit %d):\n%s' %
+                    (what, result.returncode, result.stderr.strip()[-4000:]))
     return result
 
 
@@ -291,6 +291,10 @@ def describe_dispatch(executable, views, functions, ptx, harness):
                       'shapes): give "grid" for %s in the harness file' % name)
     constant_count, read_only = parse_layout(export['layout'])
 
+    extents = own.get('bindings')
+    if extents is not None and len(extents) != len(read_only):
+        return None, ('the harness gives %d binding size(s) for %d '
+                      'binding(s)' % (len(extents), len(read_only)))
     args, facts = [], []
     for binding, readonly in enumerate(read_only):
         seen = views.get(binding, [])
@@ -302,21 +306,27 @@ def describe_dispatch(executable, views, functions, ptx, harness):
                           '(%s)' % (binding, ', '.join(sorted(elements))))
         element = seen[0]['element']
         size = element_bytes(element)
-        if any(v['elements'] is None or v['offset'] is None for v in seen):
-            return None, ('binding %d has a dynamic shape or offset: not '
-                          'supported yet' % binding)
-        if any(v['offset'] % size for v in seen):
+        if extents is not None:
+            extent = extents[binding]
+        elif any(v['elements'] is None or v['offset'] is None for v in seen):
+            return None, ('binding %d has a dynamic shape or offset: give '
+                          '"bindings" (elements per binding), "constants" '
+                          'and "grid" for %s in the harness file' %
+                          (binding, name))
+        elif any(v['offset'] % size for v in seen):
             return None, ('binding %d is viewed at an offset that is not a '
                           'multiple of its element size' % binding)
-        extent = max(v['offset'] // size + v['elements'] for v in seen)
+        else:
+            extent = max(v['offset'] // size + v['elements'] for v in seen)
         alignment = min(v['alignment'] or size for v in seen)
         access = 'read' if readonly else 'readwrite'
         args.append({'kind': 'buffer', 'element': element,
                      'elements': extent, 'access': access,
                      'alignment': alignment,
                      'type': 'memref<%dx%s>' % (extent, element)})
-        described = ', '.join('%s at byte offset %d' % (v['type'], v['offset'])
-                              for v in seen)
+        described = ', '.join(
+            '%s at byte offset %s' % (v['type'], 'dynamic' if v['offset'] is
+                                      None else v['offset']) for v in seen)
         facts.append(
             'parameter %d (binding %d): pointer to %d %s elements, %s; the '
             'dispatch views %s; the pointer is %d-byte aligned (IREE\'s '
@@ -327,6 +337,7 @@ def describe_dispatch(executable, views, functions, ptx, harness):
              described, alignment))
 
     values = own.get('constants')
+    harness_values = values is not None
     if values is None and constant_count:
         site_values = [[value for value, _ in site]
                        for site in executable['sites']]
@@ -345,16 +356,24 @@ def describe_dispatch(executable, views, functions, ptx, harness):
     for index, value in enumerate(values):
         args.append({'kind': 'scalar', 'element': 'i32',
                      'value': str(value)})
-        facts.append('parameter %d (push constant %d): a 32-bit value, %d in '
-                     'this program' % (len(args) - 1, index, value))
+        facts.append(
+            'parameter %d (push constant %d): a 32-bit value, %s' %
+            (len(args) - 1, index,
+             'which may differ between calls (verification uses %d)' % value
+             if harness_values else
+             '%d at every dispatch of this program' % value))
 
     smem = export['local_memory']
+    grid_text = (', '.join(map(str, grid)) if not own.get('grid') else
+                 'from the workload: it varies between calls; verification '
+                 'uses %s' % ', '.join(map(str, grid)))
     launch_facts = (
         'IREE launches this dispatch with block (%s) and grid (%s), and %d '
         'bytes of dynamic shared memory (the extern .shared array; its size '
         'is fixed by IREE, so more shared memory must be declared statically, '
-        'at most 48 KiB); launches with another configuration do not happen.'
-        '\n' % (', '.join(map(str, block)), ', '.join(map(str, grid)), smem))
+        'at most 48 KiB); launches with another %s do not happen.\n'
+        % (', '.join(map(str, block)), grid_text, smem,
+           'block size' if own.get('grid') else 'configuration'))
     intent = (
         'This is an IREE dispatch (executable %s, export %s), not a gpu.func: '
         'the MLIR below is IREE\'s configured dispatch function, which reads '
@@ -393,15 +412,22 @@ def find_iree_compile(given):
                 'IREE into build/iree-venv)')
 
 
-def prepare_substitutions(directory):
-    """An empty substitution directory of our own; refuses one the user
-    made that holds files."""
+def check_substitutions(directory):
+    """Refuses a substitution directory the user made that holds files."""
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise Error('%s exists and is not a directory' % directory)
     if os.path.isdir(directory):
         entries = os.listdir(directory)
         if entries and MARKER not in entries:
             raise Error('%s exists and was not written by llmptx-iree: '
                         'give another --substitutions directory' % directory)
-        for entry in entries:
+
+
+def prepare_substitutions(directory):
+    """An empty substitution directory of our own (check_substitutions
+    passed): the .ptx files of an earlier run are removed."""
+    if os.path.isdir(directory):
+        for entry in os.listdir(directory):
             if entry.endswith('.ptx'):
                 os.remove(os.path.join(directory, entry))
     else:
@@ -475,13 +501,26 @@ def drive(args, extra):
     kernels_tool = os.path.join(args.tools_dir, 'llmptx-kernels')
     if not os.access(kernels_tool, os.X_OK):
         raise Error('%s not found (build the project first)' % kernels_tool)
+    if args.work_dir:
+        os.makedirs(args.work_dir, exist_ok=True)
+        return build(args, extra, ir, iree_compile, kernels_tool, harness,
+                     args.work_dir)
+    work = tempfile.mkdtemp(prefix='llmptx-iree-')
+    try:
+        return build(args, extra, ir, iree_compile, kernels_tool, harness,
+                     work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def build(args, extra, ir, iree_compile, kernels_tool, harness, work):
+    """Steps 1 to 4 of the module's docstring, in `work`."""
     chip = lower_option(args.llm_lower, 'chip', 'sm_90')
     output = os.path.abspath(args.output)
     reference_vmfb = with_suffix(output, 'iree')
     substitutions = os.path.abspath(
         args.substitutions or os.path.splitext(output)[0] + '.substitutions')
-    work = args.work_dir or tempfile.mkdtemp(prefix='llmptx-iree-')
-    os.makedirs(work, exist_ok=True)
+    check_substitutions(substitutions)
     dump = os.path.join(work, 'executables')
     phases = os.path.join(work, 'phases')
     for stale in (dump, phases):
@@ -505,9 +544,9 @@ def drive(args, extra):
     dispatches, kernels = [], []
     for executable in executables:
         name = executable['name']
-        entry = {'executable': name,
-                 'export': (executable['exports'][0]['name']
-                            if executable['exports'] else None)}
+        exports = [export['name'] for export in executable['exports']]
+        entry = {'name': exports[0] if len(exports) == 1 else name,
+                 'executable': name, 'exports': exports}
         dispatches.append(entry)
         configured = glob.glob(os.path.join(dump, 'configured_*_%s.mlir' % name))
         ptx_files = glob.glob(os.path.join(dump, '*_%s_*.ptx' % name))
@@ -550,7 +589,7 @@ def drive(args, extra):
     # 4. Substitutions and the substituted build.
     prepare_substitutions(substitutions)
     for entry in dispatches:
-        record = decisions.get(entry['export'])
+        record = decisions.get(entry['name'])
         if record is None:
             continue
         entry['reason'] = record.get('reason', '')
@@ -584,8 +623,6 @@ def drive(args, extra):
         with open(args.report, 'w') as handle:
             json.dump(report, handle, indent=1)
             handle.write('\n')
-    if not args.work_dir:
-        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
