@@ -22,10 +22,15 @@ import sys
 import numpy
 
 
+NUMPY_TYPES = {'f16': 'float16', 'f32': 'float32', 'f64': 'float64',
+               'i8': 'int8', 'i16': 'int16', 'i32': 'int32', 'i64': 'int64'}
+
+
 def parse_input(spec):
+    """'4096x1024xf32:0.5' -> ([4096, 1024], 'float32', 0.5)."""
     shape_type, _, scale = spec.partition(':')
     dims = shape_type.split('x')
-    element = dims.pop()
+    element = NUMPY_TYPES[dims.pop()]
     return [int(d) for d in dims], element, float(scale or 1.0)
 
 

@@ -6,7 +6,7 @@
 
 1. iree-compile INPUT for CUDA (`chip` of --llm-lower, sm_90 by default)
    with one executable per dispatch, dumping each executable's files and
-   the executable-targets phase; that compile is also the A/B object,
+   the executable-targets phase; then IREE's own build, the A/B object,
    OUT with `.iree` before its suffix (OUT.iree.vmfb).
 2. Each dispatch becomes a kernel description (lib/Target/KernelSet.h):
    its export, bindings and push constants in IREE's CUDA ABI, IREE's
@@ -529,10 +529,13 @@ def build(args, extra, ir, iree_compile, kernels_tool, harness, work):
             '--iree-hal-target-device=' + device_target(chip),
             '--iree-hal-link-executables=false'] + extra
 
-    # 1. IREE's own build: the A/B object, the executables, the phase.
+    # 1. The executables and the executable-targets phase (this build's
+    # module only carries dump paths in its debug info, so it is not kept),
+    # then IREE's own build as a user makes it: the A/B object.
     run(base + ['--iree-hal-dump-executable-files-to=' + dump,
                 '--dump-compilation-phases-to=' + phases,
-                '-o', reference_vmfb], 'iree-compile')
+                '-o', os.path.join(work, 'dumped.vmfb')], 'iree-compile')
+    run(base + ['-o', reference_vmfb], 'iree-compile')
     phase = glob.glob(os.path.join(phases, '*.executable-targets.mlir'))
     if len(phase) != 1:
         raise Error('iree-compile wrote no executable-targets phase in %s' %
