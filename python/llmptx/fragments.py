@@ -1,0 +1,220 @@
+"""The library of proven PTX fragments (fragments/, format in
+fragments/FORMAT.md).
+
+    python3 -m llmptx.fragments check [FILE...]   every field, the text in
+                                                  its proof, the proof
+                                                  assembling for each chip
+    python3 -m llmptx.fragments list              one line per fragment
+    python3 -m llmptx.fragments select --chip sm_90 WORD...
+                                                  the fragments whose ops
+                                                  name any WORD
+
+A fragment is only ever text that ran: its PTX lines are a contiguous run of
+a suite answer that was verified on an H200 (docs/suite), and `check`
+refuses one that is not.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+FRAGMENTS = os.path.join(ROOT, 'fragments')
+ANSWERS = os.path.join(ROOT, 'docs', 'suite', 'answers')
+
+FIELDS = ('name', 'does', 'chips', 'ptx', 'needs', 'ops', 'reads', 'writes',
+          'defines', 'adapt', 'proof')
+OPS = {'elementwise', 'reduction', 'sum', 'max', 'softmax', 'layernorm', 'exp',
+       'erf', 'gelu', 'matmul', 'mma', 'f16', 'bf16', 'f32', 'i8', 'i32',
+       'histogram', 'atomic', 'copy', 'vector', 'shared', 'async', 'tma',
+       'loop', 'warp', 'dot'}
+CHIPS = re.compile(r'^sm_[0-9]{2}a?$')
+
+
+class Fragment:
+    def __init__(self, path):
+        self.path = path
+        self.fields = {}
+        self.lines = []
+        self.problems = []
+        with open(path) as handle:
+            text = handle.read()
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.startswith('//!'):
+                if self.lines:
+                    self.problems.append('line %d: a header line among the '
+                                         'PTX lines' % number)
+                    continue
+                key, colon, value = line[3:].partition(':')
+                key = key.strip()
+                if not colon or key not in FIELDS:
+                    self.problems.append('line %d: unknown header %r' %
+                                         (number, key))
+                elif key in self.fields:
+                    self.problems.append('line %d: %s given twice' %
+                                         (number, key))
+                else:
+                    self.fields[key] = value.strip()
+            elif line.strip() or self.lines:
+                self.lines.append(line)
+        while self.lines and not self.lines[-1].strip():
+            self.lines.pop()
+
+    @property
+    def name(self):
+        return self.fields.get('name', '')
+
+    def ops(self):
+        return set(re.split(r'[\s,]+', self.fields.get('ops', ''))) - {''}
+
+    def chips(self):
+        return [c.strip() for c in self.fields.get('chips', '').split(',')
+                if c.strip()]
+
+    def proof_kernel(self):
+        return self.fields.get('proof', '').split()[0] \
+            if self.fields.get('proof') else ''
+
+
+def answer_ptx(kernel):
+    """The PTX module of a suite answer: its ```ptx block, else (an answer
+    that is the bare module) from `.version` to a closing fence; None when
+    there is neither."""
+    path = os.path.join(ANSWERS, kernel + '.txt')
+    if not os.path.isfile(path):
+        return None
+    with open(path) as handle:
+        text = handle.read()
+    match = re.search(r'```ptx\n(.*?)```', text, re.S) or \
+        re.search(r'^(\.version\b.*?)(?:^```|\Z)', text, re.S | re.M)
+    return match.group(1) if match else None
+
+
+def contains_run(haystack_lines, needle_lines):
+    """Whether `needle_lines` occur contiguously in `haystack_lines`,
+    comparing each line without its surrounding whitespace."""
+    hay = [line.strip() for line in haystack_lines]
+    needle = [line.strip() for line in needle_lines]
+    if not needle:
+        return False
+    for start in range(len(hay) - len(needle) + 1):
+        if hay[start:start + len(needle)] == needle:
+            return True
+    return False
+
+
+def assemble(ptx, chip, tool):
+    """The retargeted module through `llmptx-ptx check`; '' when it
+    assembles, else the first error."""
+    retargeted = re.sub(r'^\s*\.target\s+\S+', '.target ' + chip, ptx,
+                        count=1, flags=re.M)
+    with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
+        f.write(retargeted)
+        path = f.name
+    try:
+        result = subprocess.run([tool, 'check', '--chip', chip, path],
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+    finally:
+        os.unlink(path)
+    if result.returncode == 0:
+        return ''
+    errors = [line for line in result.stdout.splitlines() if 'error' in line]
+    return (errors or result.stdout.splitlines() or ['failed'])[0]
+
+
+def check(fragment, tool):
+    """The problems of one fragment (empty: it is sound)."""
+    problems = list(fragment.problems)
+    for key in FIELDS:
+        if not fragment.fields.get(key):
+            problems.append('missing %s' % key)
+    stem = os.path.splitext(os.path.basename(fragment.path))[0]
+    if fragment.name and fragment.name != stem:
+        problems.append('name %s differs from the file name %s' %
+                        (fragment.name, stem))
+    unknown = fragment.ops() - OPS
+    if unknown:
+        problems.append('ops not in the vocabulary: %s' %
+                        ', '.join(sorted(unknown)))
+    for chip in fragment.chips():
+        if not CHIPS.match(chip):
+            problems.append('chip %r is not sm_NN[a]' % chip)
+    if not re.match(r'^\d+\.\d+$', fragment.fields.get('ptx', '')):
+        problems.append('ptx must be an ISA version such as 7.0')
+    if not fragment.lines:
+        problems.append('no PTX lines')
+    kernel = fragment.proof_kernel()
+    proof = answer_ptx(kernel) if kernel else None
+    if kernel and proof is None:
+        problems.append('proof %s: no answer with a ptx block in %s' %
+                        (kernel, ANSWERS))
+    if proof is not None and fragment.lines:
+        if not contains_run(proof.splitlines(), fragment.lines):
+            problems.append('the PTX lines are not a contiguous run of the '
+                            '%s answer' % kernel)
+        if tool:
+            for chip in fragment.chips():
+                error = assemble(proof, chip, tool)
+                if error:
+                    problems.append('proof %s does not assemble for %s: %s' %
+                                    (kernel, chip, error))
+    return problems
+
+
+def load(paths):
+    if not paths:
+        paths = sorted(glob.glob(os.path.join(FRAGMENTS, '*.ptx')))
+    return [Fragment(path) for path in paths]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest='command', required=True)
+    checking = commands.add_parser('check')
+    checking.add_argument('files', nargs='*')
+    checking.add_argument('--ptx-tool', default=shutil.which('llmptx-ptx'),
+                          help='llmptx-ptx, to assemble each proof (default: '
+                               'PATH; skipped when absent)')
+    commands.add_parser('list')
+    selecting = commands.add_parser('select')
+    selecting.add_argument('--chip', default='sm_90')
+    selecting.add_argument('words', nargs='+')
+    args = parser.parse_args(argv)
+
+    if args.command == 'check':
+        fragments = load(args.files)
+        failed = 0
+        if not args.ptx_tool:
+            print('fragments: llmptx-ptx not found: proofs not assembled')
+        for fragment in fragments:
+            problems = check(fragment, args.ptx_tool)
+            status = 'ok' if not problems else 'FAILED'
+            print('%s: %s' % (fragment.path, status))
+            for problem in problems:
+                print('  %s' % problem)
+            failed += bool(problems)
+        print('%d fragment(s), %d failed' % (len(fragments), failed))
+        return 1 if failed or not fragments else 0
+    fragments = load([])
+    if args.command == 'list':
+        for fragment in fragments:
+            print('%-22s %-14s %-28s %s' % (
+                fragment.name, ','.join(fragment.chips()),
+                ' '.join(sorted(fragment.ops())), fragment.proof_kernel()))
+        return 0
+    words = set(args.words)
+    for fragment in fragments:
+        if args.chip in fragment.chips() and fragment.ops() & words:
+            print(fragment.name)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
