@@ -91,6 +91,14 @@ Prompt startPrompt(StringRef version, const KernelSpec &spec,
   return prompt;
 }
 
+/// The spec's fragments section, which also marks the template version.
+void addFragments(Prompt &prompt, raw_ostream &os, const KernelSpec &spec) {
+  if (spec.fragments.empty())
+    return;
+  section(os, "Proven PTX fragments", spec.fragments);
+  prompt.templateVersion += "+" + FragmentsTemplateVersion.str();
+}
+
 } // namespace
 
 std::string Prompt::hash() const {
@@ -129,6 +137,7 @@ Prompt renderOptimizePrompt(const KernelSpec &spec, StringRef measurements) {
          spec.referencePtx);
   section(os, "Reference resource usage (ptxas -v)", spec.referenceResources);
   section(os, "Measurements", measurements);
+  addFragments(prompt, os, spec);
   os << "\nWrite a faster complete PTX module for this kernel, with the same "
         "entry signature, in one ```ptx block.\n";
   prompt.messages.push_back({"user", std::move(user)});
@@ -151,6 +160,7 @@ Prompt renderImprovePrompt(const KernelSpec &spec, const Incumbent &incumbent,
   fenced(os, "Its launch", "launch", incumbent.launch);
   section(os, "What was measured on the GPU and by ptxas",
           incumbent.measurements);
+  addFragments(prompt, os, spec);
   os << "\nThis is optimization round " << round
      << ". Find what limits the kernel above (memory traffic, latency, "
         "occupancy, instruction count) from the measurements and remove it. "

@@ -65,7 +65,8 @@ Expected<KernelSpec> parseKernelSpecJson(StringRef json, StringRef sourceName) {
         {"intent", &spec.intent},
         {"stated_facts", &spec.statedFacts},
         {"reference_ptx", &spec.referencePtx},
-        {"reference_resources", &spec.referenceResources}};
+        {"reference_resources", &spec.referenceResources},
+        {"fragments", &spec.fragments}};
     for (auto it = parsed->begin(); it != parsed->end(); ++it) {
       std::string *target = nullptr;
       for (auto &[name, field] : fields)

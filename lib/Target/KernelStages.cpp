@@ -11,6 +11,7 @@
 #include "OptimizationRounds.h"
 #include "Selection.h"
 
+#include "llmptx/LLM/Fragments.h"
 #include "llmptx/LLM/Secrets.h"
 #include "llmptx/PTX/EntryModule.h"
 #include "llmptx/PTX/Parser.h"
@@ -123,6 +124,18 @@ void KernelStages::prepareChecks() {
     return facts;
   };
 
+  // The proven fragments the optimize and improve prompts may list.
+  std::vector<llm::Fragment> fragments;
+  if (search.optimize && settings.fragments) {
+    std::string directory = llm::defaultFragmentsDirectory();
+    if (llvm::Expected<std::vector<llm::Fragment>> loaded =
+            llm::loadFragments(directory))
+      fragments = std::move(*loaded);
+    else
+      remark("llmgen: fragments not listed in the prompts: " +
+             llvm::toString(loaded.takeError()));
+  }
+
   items.resize(described.size());
   for (auto [index, kernel] : llvm::enumerate(described)) {
     const ReferenceFacts &reference = factsOf(kernel.referencePtx);
@@ -148,6 +161,9 @@ void KernelStages::prepareChecks() {
       if (!own)
         llvm::consumeError(own.takeError());
       spec.referenceResources = resourcesText(reference.resources, kernel.name);
+      spec.fragments = llm::renderFragments(fragments, settings.chip,
+                                            llm::kernelOps(kernel.source),
+                                            llm::kFragmentBudgetBytes);
     }
     item.samples.resize(settings.samples);
   }

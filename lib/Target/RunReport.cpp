@@ -186,12 +186,13 @@ llvm::json::Object llmptx::kernelRecord(const KernelWork &work,
       candidates.push_back(candidateRecord(rejected));
   for (const Candidate *candidate : work.candidates)
     candidates.push_back(candidateRecord(*candidate));
+  // The reference as its kernel calls it: "nvptx", or "iree" for a dispatch.
+  std::string reference =
+      work.description ? work.description->referenceKind : "nvptx";
   llvm::json::Object record{
       {"name", work.description ? work.description->name : std::string()},
       {"module", moduleName},
-      {"selected", work.choice.selected ? std::string("llm")
-                   : work.description ? work.description->referenceKind
-                                      : std::string("nvptx")},
+      {"selected", work.choice.selected ? std::string("llm") : reference},
       {"reason", work.choice.reason},
       {"verification", checkLevelName(work.choice.verification)},
       {"attempts", std::move(attempts)},

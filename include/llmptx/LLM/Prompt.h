@@ -42,6 +42,9 @@ struct KernelSpec {
   /// When the model may choose the launch configuration: the paragraph that
   /// says how (empty: the launch is fixed).
   std::string launchChoice;
+  /// Optimize and improve prompts: the proven fragments that apply
+  /// (renderFragments, Fragments.h); empty: none, or turned off.
+  std::string fragments;
 };
 
 struct Prompt {
@@ -63,6 +66,8 @@ inline constexpr llvm::StringLiteral RepairTemplateVersion = "repair-v1";
 inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
 /// Appended to the version of a prompt with a launch choice section.
 inline constexpr llvm::StringLiteral LaunchTemplateVersion = "launch-v1";
+/// Appended to the version of a prompt with a fragments section.
+inline constexpr llvm::StringLiteral FragmentsTemplateVersion = "fragments-v1";
 
 Prompt renderTranslatePrompt(const KernelSpec &spec);
 /// \p measurements: timings of the reference and any measured candidates.

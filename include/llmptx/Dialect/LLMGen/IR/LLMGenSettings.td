@@ -191,6 +191,11 @@ def LLMGen_ConfirmAboveSetting : LLMGen_IntSetting<"confirm_above",
   let cppName = "confirmAbove";
   let reported = 1;
 }
+def LLMGen_FragmentsSetting : LLMGen_BoolSetting<"fragments", "fragments", 1,
+    "optimize and improve prompts list the proven PTX fragments "
+    "(fragments/) that apply to the kernel"> {
+  let reported = 1;
+}
 def LLMGen_StrictSetting : LLMGen_BoolSetting<"strict", "strict", 0,
     "fail instead of falling back to the reference"> {
   let reported = 1;
@@ -236,7 +241,7 @@ def LLMGen_TargetSettings {
     LLMGen_BaseUrlSetting, LLMGen_ExecCommandSetting, LLMGen_SamplesSetting,
     LLMGen_RepairsSetting, LLMGen_RoundsSetting, LLMGen_ModeSetting,
     LLMGen_VerifySetting, LLMGen_SelectSetting, LLMGen_ConfirmAboveSetting,
-    LLMGen_StrictSetting,
+    LLMGen_FragmentsSetting, LLMGen_StrictSetting,
     LLMGen_CacheSetting, LLMGen_CacheDirSetting, LLMGen_RunnerSetting,
     LLMGen_ReportSetting, LLMGen_EmitBundlesSetting, LLMGen_JobsSetting,
     LLMGen_SlotSetting, LLMGen_AlternateSetting
