@@ -39,7 +39,7 @@ static bool isTypeWord(StringRef word) {
 static bool isSpecificWord(StringRef word) {
   return StringSwitch<bool>(word)
       .Cases({"exp", "erf", "gelu", "matmul", "mma", "dot"}, true)
-      .Cases({"histogram", "atomic", "tma", "softmax", "layernorm"}, true)
+      .Cases({"histogram", "atomic", "tma"}, true)
       .Default(false);
 }
 
@@ -137,9 +137,10 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
   bool matmul = has("linalg.matmul") || has("nvgpu.mma") ||
                 has("nvgpu.warpgroup") || has("_matmul_") ||
                 has("linalg.batch_matmul");
-  if (reduction)
+  // A matmul's K loop is its own business, not a reduction to fragment.
+  if (reduction && !matmul)
     ops.insert("reduction");
-  if (reduction && (has("arith.addf") || has("arith.addi")))
+  if (reduction && !matmul && (has("arith.addf") || has("arith.addi")))
     ops.insert("sum");
   if (has("arith.maximumf") || has("arith.maxnumf") || has("arith.maxsi") ||
       has("arith.maxui"))

@@ -53,7 +53,7 @@ std::string renderFragments(const std::vector<Fragment> &fragments,
                             size_t budgetBytes);
 
 /// The size budget of the fragments section of a prompt.
-inline constexpr size_t kFragmentBudgetBytes = 6000;
+inline constexpr size_t kFragmentBudgetBytes = 10000;
 
 } // namespace llmptx::llm
 
