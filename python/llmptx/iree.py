@@ -111,6 +111,17 @@ def attribute_names(op):
     return [a if isinstance(a, str) else a.name for a in op.attributes]
 
 
+def parse_module(ir, context, path):
+    """`path` parsed with IREE's dialects; its diagnostics are the error."""
+    with open(path) as handle:
+        text = handle.read()
+    try:
+        return ir.Module.parse(text, context)
+    except Exception as error:  # ir.MLIRError, and ValueError before it
+        raise Error('%s: IREE\'s own output does not parse: %s' %
+                    (path, str(error).strip()[:2000]))
+
+
 def walk(op, visit):
     for region in op.regions:
         for block in region.blocks:
@@ -148,8 +159,7 @@ def parse_layout(text):
 def read_executables(ir, context, phase_path):
     """Every CUDA executable of the executable-targets phase: its export,
     launch, layout and the push constants of its dispatch sites."""
-    with open(phase_path) as handle:
-        module = ir.Module.parse(handle.read(), context)
+    module = parse_module(ir, context, phase_path)
     executables, sites = [], {}
 
     def visit(op):
@@ -220,8 +230,7 @@ def element_bytes(name):
 def read_subspans(ir, context, configured_path):
     """The views of each binding in the configured executable, and the
     dispatch function's text (what the dispatch computes)."""
-    with open(configured_path) as handle:
-        module = ir.Module.parse(handle.read(), context)
+    module = parse_module(ir, context, configured_path)
     views, functions = {}, []
 
     def visit(op):
