@@ -20,6 +20,7 @@ that has only the NVIDIA driver. Only the standard library is used.
 """
 
 import argparse
+import filecmp
 import os
 import re
 import shutil
@@ -418,8 +419,19 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         # library in its own folder first.
         local_runtime = os.path.join(out_dir, RUNTIME_NAME)
         if not (os.path.exists(local_runtime) and
-                os.path.samefile(local_runtime, runtime)):
-            shutil.copy2(runtime, local_runtime)
+                (os.path.samefile(local_runtime, runtime) or
+                 filecmp.cmp(local_runtime, runtime, shallow=False))):
+            # Through a temporary file and a rename: builds that share an
+            # output folder never link against a half-written copy.
+            staging = tempfile.NamedTemporaryFile(
+                dir=out_dir, prefix='.' + RUNTIME_NAME, delete=False)
+            staging.close()
+            try:
+                shutil.copy2(runtime, staging.name)
+                os.replace(staging.name, local_runtime)
+            finally:
+                if os.path.exists(staging.name):
+                    os.unlink(staging.name)
         _run([compiler, '-O2', '-o', output, driver, obj, local_runtime,
               '-Wl,-rpath,$ORIGIN', '-lm', *link_args], compiler, verbose)
     finally:
