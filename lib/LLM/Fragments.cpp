@@ -71,17 +71,14 @@ Expected<Fragment> llmptx::llm::parseFragment(StringRef text, StringRef path) {
     if (slot) {
       *slot = value.str();
     } else if (key == "chips" || key == "ops") {
+      // Words separated by commas and/or blanks.
       SmallVector<StringRef> words;
-      value.split(words, ',', -1, /*KeepEmpty=*/false);
+      SplitString(value, words, ", \t");
       for (StringRef word : words) {
-        SmallVector<StringRef> parts;
-        word.split(parts, ' ', -1, /*KeepEmpty=*/false);
-        for (StringRef part : parts) {
-          if (key == "chips")
-            fragment.chips.push_back(part.trim().str());
-          else
-            fragment.ops.insert(part.trim().str());
-        }
+        if (key == "chips")
+          fragment.chips.push_back(word.str());
+        else
+          fragment.ops.insert(word.str());
       }
     } else {
       return createStringError(formatv("{0}:{1}: unknown fragment header '{2}'",
@@ -164,8 +161,8 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
   if (!reduction && !matmul)
     ops.insert({"elementwise", "vector", "loop"});
   for (StringRef type : {"bf16", "f16", "f32", "i8", "i32"})
-    if (has(("x" + type + ">").str()) || has((type + ">").str()) ||
-        has((": " + type).str()) || has(("<" + type).str()))
+    if (has((type + ">").str()) || has((": " + type).str()) ||
+        has(("<" + type).str()))
       ops.insert(type.str());
   // "f16" also matches inside "bf16": keep it only when it stands alone.
   if (ops.count("bf16") && !has("xf16") && !has(": f16") && !has("<f16"))

@@ -22,6 +22,9 @@
 #include <vector>
 
 namespace llmptx {
+namespace ptx {
+struct Function;
+} // namespace ptx
 
 /// One argument of the kernel as written (before lowering).
 struct ArgumentInfo {
@@ -165,6 +168,17 @@ struct KernelDescription {
   std::string launchFacts;
   LaunchFreedom launch;
 };
+
+/// Roles of the lowered parameters, in order, for `args`: memrefs as bare
+/// pointers or as memref descriptors, everything else a scalar.
+std::vector<ptx::AbiParam> abiRolesFor(const std::vector<ArgumentInfo> &args,
+                                       bool barePointers);
+
+/// `kernel.abi` from its reference `entry`: the parameter types from the
+/// entry, the roles from `roles` (one per parameter; empty: each parameter
+/// a scalar of its own).
+void setAbiFromEntry(KernelDescription &kernel, const ptx::Function &entry,
+                     const std::vector<ptx::AbiParam> &roles);
 
 } // namespace llmptx
 

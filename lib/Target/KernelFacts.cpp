@@ -85,9 +85,8 @@ static ArgumentInfo describeArgument(Type type, StringRef access) {
   return info;
 }
 
-/// Roles of the lowered parameters, in order, for the recorded arguments.
-static std::vector<ptx::AbiParam> rolesFor(ArrayRef<ArgumentInfo> args,
-                                           bool barePointers) {
+std::vector<ptx::AbiParam>
+llmptx::abiRolesFor(const std::vector<ArgumentInfo> &args, bool barePointers) {
   std::vector<ptx::AbiParam> params;
   auto push = [&](ptx::AbiRole role, unsigned arg, unsigned dim) {
     ptx::AbiParam param;
@@ -114,6 +113,26 @@ static std::vector<ptx::AbiParam> rolesFor(ArrayRef<ArgumentInfo> args,
       push(ptx::AbiRole::MemrefStride, index, dim);
   }
   return params;
+}
+
+void llmptx::setAbiFromEntry(KernelDescription &kernel,
+                             const ptx::Function &entry,
+                             const std::vector<ptx::AbiParam> &roles) {
+  kernel.abi.entryName = kernel.name;
+  kernel.abi.params.clear();
+  for (auto [index, param] : llvm::enumerate(entry.params)) {
+    ptx::AbiParam abi;
+    if (!roles.empty()) {
+      abi = roles[index];
+    } else {
+      abi.role = ptx::AbiRole::Scalar;
+      abi.argIndex = index;
+    }
+    abi.ptxType = param.type.str();
+    abi.sizeBytes = param.sizeBytes();
+    abi.alignBytes = param.align ? param.align : abi.sizeBytes;
+    kernel.abi.params.push_back(std::move(abi));
+  }
 }
 
 static std::string attrToExpression(Attribute attr) {
@@ -279,7 +298,8 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
                         bool analyzeLaunches) {
   auto module = cast<gpu::GPUModuleOp>(op);
   ptx::ParseResult parsed = ptx::parsePtx(referencePtx);
-  auto recorded = module->getAttrOfType<DictionaryAttr>(llmgen::kKernelsAttrName);
+  auto recorded =
+      module->getAttrOfType<DictionaryAttr>(llmgen::kKernelsAttrName);
 
   std::vector<KernelDescription> kernels;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -300,10 +320,12 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
     DictionaryAttr record =
         recorded ? recorded.getAs<DictionaryAttr>(kernel.name) : nullptr;
     if (record) {
-      kernel.source = record.getAs<StringAttr>(llmgen::kRecordedSource).getValue().str();
+      kernel.source =
+          record.getAs<StringAttr>(llmgen::kRecordedSource).getValue().str();
       auto type = record.getAs<TypeAttr>(llmgen::kRecordedFunctionType);
       auto access = record.getAs<ArrayAttr>(llmgen::kRecordedAccess);
-      auto alignment = record.getAs<DenseI64ArrayAttr>(llmgen::kRecordedAlignment);
+      auto alignment =
+          record.getAs<DenseI64ArrayAttr>(llmgen::kRecordedAlignment);
       if (type) {
         auto function = cast<FunctionType>(type.getValue());
         for (auto [index, input] : llvm::enumerate(function.getInputs())) {
@@ -344,28 +366,15 @@ llmptx::describeKernels(Operation *op, StringRef referencePtx,
     // The ABI: types from the reference entry, roles from the signature.
     std::vector<ptx::AbiParam> roles;
     if (!kernel.args.empty()) {
-      roles = rolesFor(kernel.args, /*barePointers=*/false);
+      roles = abiRolesFor(kernel.args, /*barePointers=*/false);
       if (roles.size() != entry->params.size()) {
-        roles = rolesFor(kernel.args, /*barePointers=*/true);
+        roles = abiRolesFor(kernel.args, /*barePointers=*/true);
         kernel.barePointers = true;
       }
       if (roles.size() != entry->params.size())
         roles.clear();
     }
-    kernel.abi.entryName = kernel.name;
-    for (auto [index, param] : llvm::enumerate(entry->params)) {
-      ptx::AbiParam abi;
-      if (!roles.empty()) {
-        abi = roles[index];
-      } else {
-        abi.role = ptx::AbiRole::Scalar;
-        abi.argIndex = index;
-      }
-      abi.ptxType = param.type.str();
-      abi.sizeBytes = param.sizeBytes();
-      abi.alignBytes = param.align ? param.align : abi.sizeBytes;
-      kernel.abi.params.push_back(std::move(abi));
-    }
+    setAbiFromEntry(kernel, *entry, roles);
 
     collectStatedFacts(kernel);
     if (analyzeLaunches)

@@ -191,17 +191,8 @@ static void readAbi(Reader &reader, const Path &path,
     return;
   }
   kernel.barePointers = true;
-  kernel.abi.entryName = kernel.name;
-  for (auto [index, param] : llvm::enumerate(entry->params)) {
-    ptx::AbiParam abi;
-    abi.role = kernel.args[index].isMemref ? ptx::AbiRole::BarePointer
-                                           : ptx::AbiRole::Scalar;
-    abi.argIndex = index;
-    abi.ptxType = param.type.str();
-    abi.sizeBytes = param.sizeBytes();
-    abi.alignBytes = param.align ? param.align : abi.sizeBytes;
-    kernel.abi.params.push_back(std::move(abi));
-  }
+  setAbiFromEntry(kernel, *entry,
+                  abiRolesFor(kernel.args, /*barePointers=*/true));
 }
 
 /// {"ulp": N, "rel": X, "abs": Y}: how far outputs may lie from the
