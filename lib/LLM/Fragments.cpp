@@ -16,10 +16,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 using namespace llvm;
 using namespace llmptx::llm;
@@ -35,10 +37,11 @@ static bool isTypeWord(StringRef word) {
 }
 
 /// Words naming what a fragment is for: a fragment with any of them applies
-/// only to a kernel with one of them (an expf sequence is no use to vadd).
+/// only to a kernel with one of them (an expf sequence is no use to vadd, a
+/// warp maximum none to a sum).
 static bool isSpecificWord(StringRef word) {
   return StringSwitch<bool>(word)
-      .Cases({"exp", "erf", "gelu", "matmul", "mma", "dot"}, true)
+      .Cases({"exp", "erf", "gelu", "matmul", "mma", "dot", "sum", "max"}, true)
       .Cases({"histogram", "atomic", "tma"}, true)
       .Default(false);
 }
@@ -124,16 +127,93 @@ std::string llmptx::llm::defaultFragmentsDirectory() {
   return LLMPTX_FRAGMENTS_DIR;
 }
 
+namespace {
+/// What the loops of a kernel that carry a value (`iter_args`) multiply.
+struct Contraction {
+  /// A loop multiplies loads of two different memrefs, both indexed by its
+  /// induction variable.
+  bool found = false;
+  /// ... and all of them are at least two-dimensional (a matmul's K loop,
+  /// not a dot product or a mat-vec).
+  bool matrices = false;
+};
+} // namespace
+
+/// The body of the region opened by the first '{' at or after `from`, up to
+/// its matching '}'; empty when unbalanced.
+static StringRef regionBody(StringRef text, size_t from) {
+  size_t open = text.find('{', from);
+  if (open == StringRef::npos)
+    return {};
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '{')
+      ++depth;
+    else if (text[i] == '}' && --depth == 0)
+      return text.slice(open + 1, i);
+  }
+  return {};
+}
+
+/// The rank of the memref type `memref<...>` that starts at `type`
+/// (`?x?xf16` is 2, `f32` 0).
+static unsigned memrefRank(StringRef type) {
+  StringRef shape = type.split(',').first.split('>').first;
+  return shape.count('x');
+}
+
+/// Finds `scf.for %iv = ... iter_args(...)` loops whose body loads two
+/// different memrefs with %iv among the indices and multiplies: the shape
+/// of a dot product or a matrix product written as loops.
+static Contraction findContraction(StringRef mlir) {
+  Contraction result;
+  static const Regex loopHead("scf\\.for (%[A-Za-z0-9_]+) = [^\n]*iter_args");
+  static const Regex load("memref\\.load (%[A-Za-z0-9_]+)\\[([^]]*)\\] *: "
+                          "*memref<([^\n]*)");
+  for (size_t at = 0; (at = mlir.find("scf.for ", at)) != StringRef::npos;
+       ++at) {
+    SmallVector<StringRef, 2> head;
+    StringRef line = mlir.substr(at).split('\n').first;
+    if (!loopHead.match(line, &head))
+      continue;
+    StringRef iv = head[1];
+    StringRef body = regionBody(mlir, at);
+    if (!body.contains("arith.mulf") && !body.contains("arith.muli") &&
+        !body.contains("math.fma"))
+      continue;
+    std::map<std::string, unsigned> rankOf;
+    for (StringRef rest = body;;) {
+      SmallVector<StringRef, 4> m;
+      if (!load.match(rest, &m))
+        break;
+      SmallVector<StringRef> indices;
+      SplitString(m[2], indices, ", ");
+      if (is_contained(indices, iv))
+        rankOf[m[1].str()] = memrefRank(m[3]);
+      rest = rest.substr(rest.find(m[0]) + m[0].size());
+    }
+    if (rankOf.size() < 2)
+      continue;
+    result.found = true;
+    result.matrices |= llvm::all_of(
+        rankOf, [](const auto &entry) { return entry.second >= 2; });
+  }
+  return result;
+}
+
 std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
   std::set<std::string> ops;
   auto has = [&](StringRef needle) { return mlir.contains(needle); };
+  Contraction contraction = findContraction(mlir);
+  bool matmul = has("linalg.matmul") || has("nvgpu.mma") ||
+                has("nvgpu.warpgroup") || has("_matmul_") ||
+                has("linalg.batch_matmul") || contraction.matrices;
+  bool dot = !matmul &&
+             (contraction.found || has("linalg.matvec") || has("linalg.dot"));
   bool reduction = has("\"reduction\"") || has("gpu.all_reduce") ||
                    has("gpu.subgroup_reduce") || has("gpu.shuffle") ||
                    has("linalg.reduce") || has("vector.reduction") ||
                    has("iter_args");
-  bool matmul = has("linalg.matmul") || has("nvgpu.mma") ||
-                has("nvgpu.warpgroup") || has("_matmul_") ||
-                has("linalg.batch_matmul");
   // A matmul's K loop is its own business, not a reduction to fragment.
   if (reduction && !matmul)
     ops.insert("reduction");
@@ -152,21 +232,25 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
     ops.insert("layernorm");
   if (matmul)
     ops.insert({"matmul", "mma"});
+  if (dot)
+    ops.insert("dot");
   if (has("memref.atomic_rmw") || has("gpu.atomic") || has("atomic_rmw"))
     ops.insert({"atomic", "histogram"});
-  if (has("nvgpu.tma") || has("nvgpu.device_async_copy") || has("memref.copy"))
+  if (has("nvgpu.tma") || has("cp.async.bulk"))
     ops.insert({"copy", "async", "tma"});
-  if (has("arith.extsi") && has("arith.muli") && reduction)
-    ops.insert("dot");
+  if (has("nvgpu.device_async_copy"))
+    ops.insert({"copy", "async"});
+  if (has("memref.copy"))
+    ops.insert("copy");
   if (!reduction && !matmul)
     ops.insert({"elementwise", "vector", "loop"});
+  // Element types are those of the data: memref and tensor elements
+  // (`?x?xf16>`, `4096xf32,`, `memref<f32>`), not attribute arrays such as
+  // `array<i32: 256, 1, 1>` or the i32 of an mbarrier count.
   for (StringRef type : {"bf16", "f16", "f32", "i8", "i32"})
-    if (has((type + ">").str()) || has((": " + type).str()) ||
-        has(("<" + type).str()))
-      ops.insert(type.str());
-  // "f16" also matches inside "bf16": keep it only when it stands alone.
-  if (ops.count("bf16") && !has("xf16") && !has(": f16") && !has("<f16"))
-    ops.erase("f16");
+    for (StringRef form : {"x{0}>", "x{0},", "memref<{0}", "tensor<{0}"})
+      if (has(formatv(form.data(), type).str()))
+        ops.insert(type.str());
   return ops;
 }
 

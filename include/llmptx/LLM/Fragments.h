@@ -40,7 +40,9 @@ std::string defaultFragmentsDirectory();
 
 /// The operation words (fragments/FORMAT.md's vocabulary) a kernel's MLIR
 /// text names: "math.exp" gives exp, "arith.maximumf" max, an f16 memref
-/// f16, a reduction loop or shuffle reduction, ...
+/// f16, a reduction loop or shuffle reduction, a loop multiplying loads of
+/// two matrices along its induction variable matmul (of a matrix and a
+/// vector, dot), ...
 std::set<std::string> kernelOps(llvm::StringRef mlirText);
 
 /// The fragments for a kernel on `chip` whose ops share a word with

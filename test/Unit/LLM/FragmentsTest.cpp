@@ -71,6 +71,57 @@ TEST(Fragments, KernelOpsFromMlir) {
   EXPECT_FALSE(half.count("f16"));
 }
 
+// The loops of the suite's matrix kernels: a K loop multiplying loads of two
+// matrices is a matmul (not a reduction), of a matrix and a vector a dot.
+TEST(Fragments, ContractionLoops) {
+  std::set<std::string> hgemm = kernelOps(
+      "gpu.func @hgemm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: "
+      "memref<?x?xf32>) kernel attributes {known_block_size = array<i32: "
+      "128, 1, 1>} {\n"
+      "  %acc = scf.for %kk = %c0 to %k step %c1 iter_args(%s = %zero) -> "
+      "(f32) {\n"
+      "    %x = memref.load %a[%row, %kk] : memref<?x?xf16>\n"
+      "    %y = memref.load %b[%kk, %col] : memref<?x?xf16>\n"
+      "    %p = arith.mulf %xf, %yf : f32\n"
+      "    %q = arith.addf %s, %p : f32\n"
+      "    scf.yield %q : f32\n  }\n}");
+  for (const char *word : {"matmul", "mma", "f16", "f32"})
+    EXPECT_TRUE(hgemm.count(word)) << word;
+  // Not a reduction to fragment, and no i32 from the block-size array.
+  for (const char *word : {"reduction", "sum", "dot", "i32", "elementwise"})
+    EXPECT_FALSE(hgemm.count(word)) << word;
+
+  std::set<std::string> gemv = kernelOps(
+      "%acc = scf.for %kk = %lane to %k step %c32 iter_args(%s = %zero) -> "
+      "(i32) {\n"
+      "  %av = memref.load %a[%row, %kk] : memref<?x?xi8>\n"
+      "  %xv = memref.load %x[%kk] : memref<?xi8>\n"
+      "  %p = arith.muli %ae, %xe : i32\n  %q = arith.addi %s, %p : i32\n"
+      "  scf.yield %q : i32\n}\nmemref.store %t, %y[%row] : memref<?xi32>");
+  for (const char *word : {"dot", "reduction", "sum", "i8", "i32"})
+    EXPECT_TRUE(gemv.count(word)) << word;
+  EXPECT_FALSE(gemv.count("matmul"));
+
+  // A variance loop multiplies one memref's loads: a reduction.
+  std::set<std::string> variance = kernelOps(
+      "%pq = scf.for %j = %tid to %n step %c256 iter_args(%s = %zero) -> "
+      "(f32) {\n"
+      "  %v = memref.load %x[%row, %j] : memref<?x?xf32>\n"
+      "  %d = arith.subf %v, %mean : f32\n  %p = arith.mulf %d, %d : f32\n"
+      "  %q = arith.addf %s, %p : f32\n  scf.yield %q : f32\n}");
+  EXPECT_TRUE(variance.count("reduction"));
+  EXPECT_FALSE(variance.count("matmul"));
+  EXPECT_FALSE(variance.count("dot"));
+
+  // Hopper bulk copies written with NVVM ops.
+  std::set<std::string> bulk = kernelOps(
+      "nvvm.cp.async.bulk.shared.cluster.global %tilec, %xg, %barp, %bytes "
+      ": !llvm.ptr<7>, !llvm.ptr<1>\n%v = memref.load %tile[%j] : "
+      "memref<4096xf32, #gpu.address_space<workgroup>>");
+  for (const char *word : {"tma", "copy", "async", "f32"})
+    EXPECT_TRUE(bulk.count(word)) << word;
+}
+
 TEST(Fragments, SelectionByOpsTypesChipAndPurpose) {
   std::vector<Fragment> library = {
       fragment("vec128", {"elementwise", "vector", "f32"}),
