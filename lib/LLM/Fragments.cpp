@@ -1,34 +1,24 @@
 //===- Fragments.cpp - Proven PTX fragments for the prompts -----*- C++ -*-===//
 //
-// The same format python/llmptx/fragments.py checks; a fragment the checker
-// refuses never reaches the repository, so parsing here only needs to be
-// strict about what the prompt shows.
+// Which fragments (llmptx/PTX/Fragment.h) a kernel's prompt lists, and how.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llmptx/LLM/Fragments.h"
 
-#include "llmptx/Support/FileIO.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 
 using namespace llvm;
 using namespace llmptx::llm;
-
-#ifndef LLMPTX_FRAGMENTS_DIR
-#define LLMPTX_FRAGMENTS_DIR ""
-#endif
+using llmptx::ptx::Fragment;
 
 /// Element-type words: they narrow a match but never make one.
 static bool isTypeWord(StringRef word) {
@@ -44,87 +34,6 @@ static bool isSpecificWord(StringRef word) {
       .Cases({"exp", "erf", "gelu", "matmul", "mma", "dot", "sum", "max"}, true)
       .Cases({"histogram", "atomic", "tma"}, true)
       .Default(false);
-}
-
-Expected<Fragment> llmptx::llm::parseFragment(StringRef text, StringRef path) {
-  Fragment fragment;
-  SmallVector<StringRef, 0> lines;
-  text.split(lines, '\n');
-  std::string body;
-  for (auto [index, line] : enumerate(lines)) {
-    if (!line.starts_with("//!")) {
-      if (!body.empty() || !line.trim().empty())
-        body += line.rtrim().str() + "\n";
-      continue;
-    }
-    auto [key, value] = line.drop_front(3).split(':');
-    key = key.trim();
-    value = value.trim();
-    std::string *slot = StringSwitch<std::string *>(key)
-                            .Case("name", &fragment.name)
-                            .Case("does", &fragment.does)
-                            .Case("ptx", &fragment.ptxIsa)
-                            .Case("needs", &fragment.needs)
-                            .Case("reads", &fragment.reads)
-                            .Case("writes", &fragment.writes)
-                            .Case("defines", &fragment.defines)
-                            .Case("adapt", &fragment.adapt)
-                            .Case("proof", &fragment.proof)
-                            .Default(nullptr);
-    if (slot) {
-      *slot = value.str();
-    } else if (key == "chips" || key == "ops") {
-      // Words separated by commas and/or blanks.
-      SmallVector<StringRef> words;
-      SplitString(value, words, ", \t");
-      for (StringRef word : words) {
-        if (key == "chips")
-          fragment.chips.push_back(word.str());
-        else
-          fragment.ops.insert(word.str());
-      }
-    } else {
-      return createStringError(formatv("{0}:{1}: unknown fragment header '{2}'",
-                                       path, index + 1, key)
-                                   .str());
-    }
-  }
-  fragment.text = StringRef(body).rtrim().str() + "\n";
-  if (fragment.name.empty() || fragment.chips.empty() || fragment.ops.empty() ||
-      StringRef(fragment.text).trim().empty())
-    return createStringError(path + ": a fragment needs name, chips, ops and "
-                                    "PTX lines");
-  return fragment;
-}
-
-Expected<std::vector<Fragment>>
-llmptx::llm::loadFragments(StringRef directory) {
-  std::vector<std::string> paths;
-  std::error_code ec;
-  for (sys::fs::directory_iterator it(directory, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (sys::path::extension(it->path()) == ".ptx")
-      paths.push_back(it->path());
-  if (ec)
-    return createStringError(directory + ": " + ec.message());
-  llvm::sort(paths);
-  std::vector<Fragment> fragments;
-  for (const std::string &path : paths) {
-    std::string text;
-    if (auto problem = untrusted::readRegularFile(path, text))
-      return createStringError(path + ": " + *problem);
-    Expected<Fragment> fragment = parseFragment(text, path);
-    if (!fragment)
-      return fragment.takeError();
-    fragments.push_back(std::move(*fragment));
-  }
-  return fragments;
-}
-
-std::string llmptx::llm::defaultFragmentsDirectory() {
-  if (const char *directory = std::getenv("LLMPTX_FRAGMENTS_DIR"))
-    return directory;
-  return LLMPTX_FRAGMENTS_DIR;
 }
 
 namespace {

@@ -125,11 +125,11 @@ void KernelStages::prepareChecks() {
   };
 
   // The proven fragments the optimize and improve prompts may list.
-  std::vector<llm::Fragment> fragments;
+  std::vector<ptx::Fragment> fragments;
   if (search.optimize && settings.fragments) {
-    std::string directory = llm::defaultFragmentsDirectory();
-    if (llvm::Expected<std::vector<llm::Fragment>> loaded =
-            llm::loadFragments(directory))
+    std::string directory = ptx::defaultFragmentsDirectory();
+    if (llvm::Expected<std::vector<ptx::Fragment>> loaded =
+            ptx::loadFragments(directory))
       fragments = std::move(*loaded);
     else
       remark("llmgen: fragments not listed in the prompts: " +

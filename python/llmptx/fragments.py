@@ -28,8 +28,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 FRAGMENTS = os.path.join(ROOT, 'fragments')
 ANSWERS = os.path.join(ROOT, 'docs', 'suite', 'answers')
 
-FIELDS = ('name', 'does', 'chips', 'ptx', 'needs', 'ops', 'reads', 'writes',
-          'defines', 'adapt', 'proof')
+FIELDS = ('name', 'does', 'chips', 'ptx', 'needs', 'requires', 'ops', 'reads',
+          'writes', 'defines', 'adapt', 'proof')
+REQUIREMENT = re.compile(r'^(align [1-9][0-9]*|block [1-9][0-9]*|warps)$')
+BUNDLES = os.path.join(ROOT, 'docs', 'suite', 'bundles')
 OPS = {'elementwise', 'reduction', 'sum', 'max', 'softmax', 'layernorm', 'exp',
        'erf', 'gelu', 'matmul', 'mma', 'f16', 'bf16', 'f32', 'i8', 'i32',
        'histogram', 'atomic', 'copy', 'vector', 'shared', 'async', 'tma',
@@ -129,6 +131,34 @@ def assemble(ptx, chip, tool):
     return (errors or result.stdout.splitlines() or ['failed'])[0]
 
 
+def used_in_proof(fragment, proof, kernel, tool):
+    """`llmptx-ptx fragments` on the proof's module with the proof's
+    bundle: the fragment must be found there (the use check recognises it)
+    and its requirements must hold for the proof's stated facts. The
+    problems, empty when both hold."""
+    bundle = os.path.join(BUNDLES, kernel + '.bundle.json')
+    with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
+        f.write(proof)
+        path = f.name
+    try:
+        result = subprocess.run(
+            [tool, 'fragments', '--fragments',
+             os.path.dirname(os.path.abspath(fragment.path)), '--bundle',
+             bundle, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True)
+    finally:
+        os.unlink(path)
+    mine = "fragment '%s'" % fragment.name
+    lines = [line for line in result.stdout.splitlines() if mine in line]
+    problems = [line.split(': ', 1)[-1] for line in lines
+                if ': error: ' in line]
+    if not any(': note: ' in line for line in lines):
+        problems.append('llmptx-ptx fragments does not find it in its proof '
+                        '%s (%s)' % (kernel, (result.stdout.strip().splitlines()
+                                              or ['no output'])[-1]))
+    return problems
+
+
 def check(fragment, tool):
     """The problems of one fragment (empty: it is sound)."""
     problems = list(fragment.problems)
@@ -148,6 +178,12 @@ def check(fragment, tool):
             problems.append('chip %r is not sm_NN[a]' % chip)
     if not re.match(r'^\d+\.\d+$', fragment.fields.get('ptx', '')):
         problems.append('ptx must be an ISA version such as 7.0')
+    requirements = fragment.fields.get('requires', '')
+    if requirements != 'nothing':
+        for item in requirements.split(','):
+            if item.strip() and not REQUIREMENT.match(item.strip()):
+                problems.append('requirement %r is not align N, block N or '
+                                'warps' % item.strip())
     if not fragment.lines:
         problems.append('no PTX lines')
     kernel = fragment.proof_kernel()
@@ -165,6 +201,7 @@ def check(fragment, tool):
                 if error:
                     problems.append('proof %s does not assemble for %s: %s' %
                                     (kernel, chip, error))
+            problems += used_in_proof(fragment, proof, kernel, tool)
     return problems
 
 

@@ -42,8 +42,8 @@
 
 // Each round starts a conversation that shows the incumbent and what was
 // measured of it and of the reference in the same run.
-// PROMPT:      "kernel": "sgemm", "sample_index": 0, "template_version": "llmptx-optimize-v1+launch-v1+fragments-v1"
-// PROMPT:      "kernel": "sgemm", "optimization_round": 1, "sample_index": 0, "template_version": "llmptx-improve-v1+launch-v1+fragments-v1"
+// PROMPT:      "kernel": "sgemm", "sample_index": 0, "template_version": "llmptx-optimize-v1+launch-v1"
+// PROMPT:      "kernel": "sgemm", "optimization_round": 1, "sample_index": 0, "template_version": "llmptx-improve-v1+launch-v1"
 // PROMPT-SAME: ## Best kernel so far: candidate s0r0 (verified by execution; make it faster)
 // PROMPT-SAME: ## What was measured on the GPU and by ptxas\nspeed: 3.77x the reference (95% CI 3.77..3.78, faster)\nspeed at the largest checked shape (K=2048, M=2048, N=2048): 3.61x the reference\ntime: 4.5380 ms median over 91 runs
 // PROMPT-SAME: at (K=4096, M=4096, N=4096)
@@ -55,7 +55,7 @@
 // PROMPT-SAME: SASS 131 instructions (IMAD 19, FFMA 16, LDS 16,
 // PROMPT-SAME: ptxas -v here: registers
 // PROMPT-SAME: This is optimization round 1.
-// PROMPT:      "kernel": "sgemm", "optimization_round": 2, "sample_index": 0, "template_version": "llmptx-improve-v1+launch-v1+fragments-v1"
+// PROMPT:      "kernel": "sgemm", "optimization_round": 2, "sample_index": 0, "template_version": "llmptx-improve-v1+launch-v1"
 // PROMPT-SAME: ## Best kernel so far: candidate o1s0r0
 // PROMPT-SAME: ## Its launch\n```launch\n{\"block\":[256,1,1],\"grid\":[\"ceildiv(N, 128)\",\"ceildiv(M, 128)\",\"1\"]}\n```
 // PROMPT-SAME: SASS 1910 instructions (FFMA 1024,

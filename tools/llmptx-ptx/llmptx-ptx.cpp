@@ -8,6 +8,8 @@
 //   llmptx-ptx abi   [--json] CONTRACT.json FILE
 //   llmptx-ptx abi   --signature CONTRACT.json
 //   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
+//   llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--json]
+//                    FILE
 // Exit status: 0 clean, 1 errors found (or nothing could be fixed), 2 bad
 // usage or unreadable input.
 //
@@ -15,6 +17,7 @@
 
 #include "llmptx/PTX/AbiContract.h"
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/Fragment.h"
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
 #include "llmptx/PTX/Parser.h"
@@ -42,12 +45,16 @@ constexpr const char *Usage = R"(usage:
   llmptx-ptx abi   [--json] CONTRACT.json FILE
   llmptx-ptx abi   --signature CONTRACT.json
   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
+  llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--json] FILE
 
 lint   parse and lint PTX; prints FILE:LINE:COL: error|warning|note: message
 check  lint, then compile with nvJitLink (or ptxas) and print the resource report
 abi    check a kernel entry against an ABI contract (JSON, see docs/ptx-toolkit.md)
 fix    apply unambiguous mechanical fixes; writes the PTX to -o (default stdout),
        lists the fixes on stderr; -i rewrites FILE in place
+fragments  find the proven fragments (fragments/, or DIR) FILE runs and check
+       their chip, PTX ISA and, with the kernel's verification bundle, the
+       facts they require (alignment, block size, whole warps)
 FILE may be '-' for standard input. Exit status: 0 clean, 1 errors, 2 usage.
 )";
 
@@ -57,6 +64,8 @@ struct Options {
   std::string cudaPath;
   std::string output;
   std::string backend = "auto";
+  std::string fragmentsDir;
+  std::string bundle;
   bool json = false;
   bool warnings = true;
   bool inPlace = false;
@@ -80,7 +89,8 @@ int parseArgs(int argc, char **argv, Options &opts) {
     return 0;
   }
   if (opts.command != "lint" && opts.command != "check" &&
-      opts.command != "abi" && opts.command != "fix")
+      opts.command != "abi" && opts.command != "fix" &&
+      opts.command != "fragments")
     return usageError("unknown subcommand '" + opts.command + "'");
   for (int i = 2; i < argc; ++i) {
     StringRef arg = argv[i];
@@ -106,6 +116,12 @@ int parseArgs(int argc, char **argv, Options &opts) {
           (opts.backend != "auto" && opts.backend != "nvjitlink" &&
            opts.backend != "ptxas"))
         return usageError("--backend must be auto, nvjitlink or ptxas");
+    } else if (name == "--fragments") {
+      if (!value(opts.fragmentsDir))
+        return usageError("--fragments needs a directory");
+    } else if (name == "--bundle") {
+      if (!value(opts.bundle))
+        return usageError("--bundle needs a verification bundle");
     } else if (arg == "-o") {
       if (!value(opts.output))
         return usageError("-o needs a file name");
@@ -349,6 +365,92 @@ int runFix(const Options &opts) {
   return 0;
 }
 
+/// The facts of a verification bundle that fragment requirements speak of:
+/// its launch's threads per block (when the block is numbers) and the
+/// smallest alignment of its buffers.
+llvm::Expected<KernelLaunchFacts> bundleFacts(const std::string &path) {
+  std::string text;
+  if (!readFile(path, text))
+    return llvm::createStringError("cannot read the bundle");
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed)
+    return parsed.takeError();
+  const llvm::json::Object *bundle = parsed->getAsObject();
+  if (!bundle || bundle->getString("format") != "llmptx-verification-bundle")
+    return llvm::createStringError("not a verification bundle (format "
+                                   "llmptx-verification-bundle)");
+  KernelLaunchFacts facts;
+  if (const llvm::json::Object *launch = bundle->getObject("launch"))
+    if (const llvm::json::Array *block = launch->getArray("block")) {
+      uint64_t threads = 1;
+      bool numbers = true;
+      for (const llvm::json::Value &extent : *block) {
+        std::optional<int64_t> value = extent.getAsInteger();
+        numbers &= value && *value > 0;
+        if (numbers)
+          threads *= uint64_t(*value);
+      }
+      if (numbers && !block->empty())
+        facts.blockThreads = threads;
+    }
+  if (const llvm::json::Array *buffers = bundle->getArray("buffers"))
+    for (const llvm::json::Value &buffer : *buffers) {
+      const llvm::json::Object *object = buffer.getAsObject();
+      std::optional<int64_t> alignment =
+          object ? object->getInteger("alignment") : std::nullopt;
+      // A buffer without a stated alignment is aligned to its element only.
+      uint64_t stated = alignment ? uint64_t(*alignment) : 1;
+      facts.bufferAlignment =
+          std::min(facts.bufferAlignment.value_or(stated), stated);
+    }
+  return facts;
+}
+
+int runFragments(const Options &opts) {
+  if (opts.files.size() != 1)
+    return usageError("fragments takes exactly one PTX file");
+  std::string directory = opts.fragmentsDir.empty()
+                              ? defaultFragmentsDirectory()
+                              : opts.fragmentsDir;
+  llvm::Expected<std::vector<Fragment>> fragments = loadFragments(directory);
+  if (!fragments) {
+    llvm::errs() << "llmptx-ptx: " << llvm::toString(fragments.takeError())
+                 << "\n";
+    return 2;
+  }
+  std::optional<KernelLaunchFacts> facts;
+  if (!opts.bundle.empty()) {
+    llvm::Expected<KernelLaunchFacts> read = bundleFacts(opts.bundle);
+    if (!read) {
+      llvm::errs() << opts.bundle
+                   << ": error: " << llvm::toString(read.takeError()) << "\n";
+      return 2;
+    }
+    facts = *read;
+  }
+  const std::string &file = opts.files[0];
+  std::string text;
+  if (!readFile(file, text))
+    return 2;
+  ParseResult parsed = parsePtx(text);
+  std::vector<Diagnostic> diags = parsed.diagnostics;
+  std::vector<Diagnostic> uses =
+      checkFragmentUses(parsed.module, *fragments, facts ? &*facts : nullptr);
+  diags.insert(diags.end(), uses.begin(), uses.end());
+  if (opts.json)
+    printJson(llvm::json::Object{
+        {"file", file},
+        {"uses", llvm::count_if(uses,
+                                [](const Diagnostic &d) {
+                                  return d.code == "fragment-use";
+                                })},
+        {"errors", countSeverity(diags, Severity::Error)},
+        {"diagnostics", toJson(diags)}});
+  else
+    printDiagnostics(diags, file);
+  return hasErrors(diags) ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -363,5 +465,7 @@ int main(int argc, char **argv) {
     return runCheck(opts);
   if (opts.command == "abi")
     return runAbi(opts);
+  if (opts.command == "fragments")
+    return runFragments(opts);
   return runFix(opts);
 }

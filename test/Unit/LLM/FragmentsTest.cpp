@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 using namespace llmptx::llm;
+using llmptx::ptx::Fragment;
 
 namespace {
 
@@ -26,30 +27,6 @@ std::vector<std::string> listed(const std::string &section) {
     names.push_back(section.substr(at, section.find(':', at) - at));
   }
   return names;
-}
-
-TEST(Fragments, ParsesTheHeaderAndTheLines) {
-  llvm::Expected<Fragment> parsed = parseFragment(
-      "//! name: warp-max-f32\n//! does: a max\n//! chips: sm_80, sm_90\n"
-      "//! ptx: 7.0\n//! ops: reduction, max, warp, f32\n"
-      "\tshfl.sync.bfly.b32 %t, %f1, 16, 31, -1;\n\tmax.NaN.f32 %f1, %f1, "
-      "%t;\n\n",
-      "warp-max-f32.ptx");
-  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
-  EXPECT_EQ(parsed->name, "warp-max-f32");
-  EXPECT_EQ(parsed->chips, (std::vector<std::string>{"sm_80", "sm_90"}));
-  EXPECT_EQ(parsed->ops,
-            (std::set<std::string>{"reduction", "max", "warp", "f32"}));
-  EXPECT_EQ(parsed->text, "\tshfl.sync.bfly.b32 %t, %f1, 16, 31, -1;\n"
-                          "\tmax.NaN.f32 %f1, %f1, %t;\n");
-}
-
-TEST(Fragments, UnknownHeaderIsAnErrorWithItsLine) {
-  llvm::Expected<Fragment> parsed =
-      parseFragment("//! name: x\n//! colour: red\n", "x.ptx");
-  ASSERT_FALSE(bool(parsed));
-  EXPECT_EQ(llvm::toString(parsed.takeError()),
-            "x.ptx:2: unknown fragment header 'colour'");
 }
 
 TEST(Fragments, KernelOpsFromMlir) {
