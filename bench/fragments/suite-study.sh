@@ -5,8 +5,10 @@
 #
 #   bench/fragments/suite-study.sh STUDY_DIR [BUILD_DIR]
 #
-# KERNELS (environment) names the kernels, default all of docs/suite/kernels;
-# a kernel no fragment applies to gets the same prompt either way.
+# KERNEL_DIR (environment) is where the kernels are, default docs/suite/kernels
+# (bench/fragments/unseen: kernels the fragments were not cut from); KERNELS
+# names some of them, default all; a kernel no fragment applies to gets the
+# same prompt either way.
 #
 # STUDY_DIR/with and STUDY_DIR/without each get a bridge (q/ requests,
 # a/ answers, g/ runner calls), a cache of the answers (cache/, so the run
@@ -24,8 +26,9 @@ for condition in without with; do
   case $condition in with) on=true ;; *) on=false ;; esac
   dir=$study/$condition
   mkdir -p "$dir/out"
-  for k in ${KERNELS:-$(cd "$root/docs/suite/kernels" && ls *.mlir | sed 's/\.mlir$//')}; do
-    kernel=$root/docs/suite/kernels/$k.mlir
+  kernels=${KERNEL_DIR:-$root/docs/suite/kernels}
+  for k in ${KERNELS:-$(cd "$kernels" && ls *.mlir | sed 's/\.mlir$//')}; do
+    kernel=$(cd "$kernels" && pwd)/$k.mlir
     ( cd "$root" && BRIDGE=$dir LLMPTX_TIMEOUT_S=${LLMPTX_TIMEOUT_S:-4000} \
         "$build/bin/llmptx-opt" "$kernel" \
         --llm-lower="chip=sm_90 features=+ptx80 provider=exec exec-command='sh $bridge_tools/ask.sh' model=${MODEL:-claude-subagent} mode=optimize rounds=0 repairs=1 samples=1 verify=exec runner='sh $bridge_tools/gpu.sh' cache=readwrite cache-dir=$dir/cache fragments=$on report=$dir/out/$k.report.json" \

@@ -42,8 +42,9 @@ struct Contraction {
   /// A loop multiplies loads of two different memrefs, both indexed by its
   /// induction variable.
   bool found = false;
-  /// ... and all of them are at least two-dimensional (a matmul's K loop,
-  /// not a dot product or a mat-vec).
+  /// ... of two matrices at different places (A[i, k] and B[k, j]: a
+  /// matmul's K loop), not the same element of both (A[r, k] * B[r, k], a
+  /// row-wise dot) or a matrix and a vector (a mat-vec).
   bool matrices = false;
 };
 } // namespace
@@ -90,7 +91,8 @@ static Contraction findContraction(StringRef mlir) {
     if (!body.contains("arith.mulf") && !body.contains("arith.muli") &&
         !body.contains("math.fma"))
       continue;
-    std::map<std::string, unsigned> rankOf;
+    // Per memref loaded with %iv among its indices: its rank and indices.
+    std::map<std::string, std::pair<unsigned, std::string>> loaded;
     for (StringRef rest = body;;) {
       SmallVector<StringRef, 4> m;
       if (!load.match(rest, &m))
@@ -98,14 +100,17 @@ static Contraction findContraction(StringRef mlir) {
       SmallVector<StringRef> indices;
       SplitString(m[2], indices, ", ");
       if (is_contained(indices, iv))
-        rankOf[m[1].str()] = memrefRank(m[3]);
+        loaded[m[1].str()] = {memrefRank(m[3]), join(indices, ",")};
       rest = rest.substr(rest.find(m[0]) + m[0].size());
     }
-    if (rankOf.size() < 2)
+    if (loaded.size() < 2)
       continue;
     result.found = true;
-    result.matrices |= llvm::all_of(
-        rankOf, [](const auto &entry) { return entry.second >= 2; });
+    std::set<std::string> matrixIndices;
+    for (const auto &entry : loaded)
+      if (entry.second.first >= 2)
+        matrixIndices.insert(entry.second.second);
+    result.matrices |= matrixIndices.size() >= 2;
   }
   return result;
 }
@@ -126,7 +131,9 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
   // A matmul's K loop is its own business, not a reduction to fragment.
   if (reduction && !matmul)
     ops.insert("reduction");
-  if (reduction && !matmul && (has("arith.addf") || has("arith.addi")))
+  // An integer add of data, not of indices (`arith.addi %a, %b : index`).
+  static const Regex dataAddi("arith\\.addi [^\n]*: i(8|16|32|64)([^0-9]|$)");
+  if (reduction && !matmul && (has("arith.addf") || dataAddi.match(mlir)))
     ops.insert("sum");
   if (has("arith.maximumf") || has("arith.maxnumf") || has("arith.maxsi") ||
       has("arith.maxui"))

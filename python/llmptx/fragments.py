@@ -8,10 +8,15 @@ fragments/FORMAT.md).
     python3 -m llmptx.fragments select --chip sm_90 WORD...
                                                   the fragments whose ops
                                                   name any WORD
+    python3 -m llmptx.fragments bundle KERNEL [--chip sm_90]
+                                                  the verification bundle
+                                                  of a proof kernel of its
+                                                  own (fragments/proofs)
 
 A fragment is only ever text that ran: its PTX lines are a contiguous run of
-a suite answer that was verified on an H200 (docs/suite), and `check`
-refuses one that is not.
+an answer that was verified on an H200 (a suite kernel's, docs/suite, or a
+proof kernel's of its own, fragments/proofs), and `check` refuses one that
+is not.
 """
 
 import argparse
@@ -32,6 +37,7 @@ FIELDS = ('name', 'does', 'chips', 'ptx', 'needs', 'requires', 'ops', 'reads',
           'writes', 'defines', 'adapt', 'proof')
 REQUIREMENT = re.compile(r'^(align [1-9][0-9]*|block [1-9][0-9]*|warps)$')
 BUNDLES = os.path.join(ROOT, 'docs', 'suite', 'bundles')
+PROOFS = os.path.join(FRAGMENTS, 'proofs')
 OPS = {'elementwise', 'reduction', 'sum', 'max', 'softmax', 'layernorm', 'exp',
        'erf', 'gelu', 'matmul', 'mma', 'f16', 'bf16', 'f32', 'i8', 'i32',
        'histogram', 'atomic', 'copy', 'vector', 'shared', 'async', 'tma',
@@ -90,6 +96,8 @@ def answer_ptx(kernel):
     there is neither."""
     path = os.path.join(ANSWERS, kernel + '.txt')
     if not os.path.isfile(path):
+        path = os.path.join(PROOFS, kernel + '.txt')
+    if not os.path.isfile(path):
         return None
     with open(path) as handle:
         text = handle.read()
@@ -137,6 +145,8 @@ def used_in_proof(fragment, proof, kernel, tool):
     and its requirements must hold for the proof's stated facts. The
     problems, empty when both hold."""
     bundle = os.path.join(BUNDLES, kernel + '.bundle.json')
+    if not os.path.isfile(bundle):
+        bundle = os.path.join(PROOFS, kernel + '.bundle.json')
     with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
         f.write(proof)
         path = f.name
@@ -205,6 +215,37 @@ def check(fragment, tool):
     return problems
 
 
+def make_bundle(kernel, chip, opt):
+    """Writes fragments/proofs/KERNEL.bundle.json: the bundle llm-lower
+    builds (verify=exec, emit-bundles) for fragments/proofs/KERNEL.mlir
+    with fragments/proofs/KERNEL.txt as the candidate. The path, or raises
+    RuntimeError with llm-lower's messages."""
+    mlir = os.path.join(PROOFS, kernel + '.mlir')
+    with tempfile.TemporaryDirectory() as work:
+        env = dict(os.environ)
+        env['PYTHONPATH'] = os.pathsep.join(
+            [os.path.join(ROOT, 'python')] +
+            [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
+        env['LLMPTX_EXEC_COMMAND'] = '%s -m llmptx.scripted_model --answers %s' \
+            % (sys.executable, PROOFS)
+        options = ('chip=%s features=+ptx80 provider=exec model=curated '
+                   'cache=off repairs=0 verify=exec select=llm runner=false '
+                   'emit-bundles=%s' % (chip, work))
+        proc = subprocess.run([opt, mlir, '--llm-lower=' + options, '-o',
+                               os.devnull], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+        found = glob.glob(os.path.join(work, '*.bundle.json'))
+        if proc.returncode != 0 or not found:
+            raise RuntimeError('%s: llm-lower wrote no bundle:\n%s' %
+                               (mlir, proc.stderr.strip()))
+        with open(found[0]) as handle:
+            text = handle.read()
+    target = os.path.join(PROOFS, kernel + '.bundle.json')
+    with open(target, 'w') as out:
+        out.write(text)
+    return target
+
+
 def load(paths):
     if not paths:
         paths = sorted(glob.glob(os.path.join(FRAGMENTS, '*.ptx')))
@@ -220,6 +261,11 @@ def main(argv=None):
                           help='llmptx-ptx, to assemble each proof (default: '
                                'PATH; skipped when absent)')
     commands.add_parser('list')
+    bundling = commands.add_parser('bundle')
+    bundling.add_argument('kernel')
+    bundling.add_argument('--chip', default='sm_90')
+    bundling.add_argument('--opt', default=shutil.which('llmptx-opt'),
+                          help='llmptx-opt (default: PATH)')
     selecting = commands.add_parser('select')
     selecting.add_argument('--chip', default='sm_90')
     selecting.add_argument('words', nargs='+')
@@ -239,6 +285,16 @@ def main(argv=None):
             failed += bool(problems)
         print('%d fragment(s), %d failed' % (len(fragments), failed))
         return 1 if failed or not fragments else 0
+    if args.command == 'bundle':
+        if not args.opt:
+            print('fragments: llmptx-opt not found (--opt)', file=sys.stderr)
+            return 2
+        try:
+            print(make_bundle(args.kernel, args.chip, args.opt))
+        except RuntimeError as problem:
+            print(problem, file=sys.stderr)
+            return 1
+        return 0
     fragments = load([])
     if args.command == 'list':
         for fragment in fragments:

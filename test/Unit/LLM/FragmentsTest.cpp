@@ -41,6 +41,13 @@ TEST(Fragments, KernelOpsFromMlir) {
       kernelOps("%c = arith.addf %a, %b : f32\nmemref.store %c, "
                 "%arg2[%i] : memref<?xf32>");
   EXPECT_TRUE(vadd.count("elementwise"));
+  // A maximum whose adds are index arithmetic is no sum.
+  std::set<std::string> rowmax = kernelOps(
+      "%pm = scf.for %j = %tid to %n step %c256 iter_args(%m = %ninf) -> "
+      "(f32) {\n  %mm = arith.maximumf %m, %v : f32\n}\n"
+      "%o = arith.addi %tid, %stride : index\n");
+  EXPECT_TRUE(rowmax.count("max"));
+  EXPECT_FALSE(rowmax.count("sum"));
   EXPECT_TRUE(vadd.count("vector"));
   EXPECT_FALSE(vadd.count("reduction"));
   std::set<std::string> half = kernelOps("memref<?xbf16>");
@@ -78,6 +85,17 @@ TEST(Fragments, ContractionLoops) {
   for (const char *word : {"dot", "reduction", "sum", "i8", "i32"})
     EXPECT_TRUE(gemv.count(word)) << word;
   EXPECT_FALSE(gemv.count("matmul"));
+
+  // The same element of two matrices: a row-wise dot, not a matmul.
+  std::set<std::string> rows = kernelOps(
+      "%acc = scf.for %kk = %lane to %k step %c32 iter_args(%s = %zero) -> "
+      "(i32) {\n"
+      "  %av = memref.load %a[%row, %kk] : memref<?x?xi8>\n"
+      "  %bv = memref.load %b[%row, %kk] : memref<?x?xi8>\n"
+      "  %p = arith.muli %aw, %bw : i32\n  %t = arith.addi %s, %p : i32\n"
+      "  scf.yield %t : i32\n}");
+  EXPECT_TRUE(rows.count("dot"));
+  EXPECT_FALSE(rows.count("matmul"));
 
   // A variance loop multiplies one memref's loads: a reduction.
   std::set<std::string> variance = kernelOps(
