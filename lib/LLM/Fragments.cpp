@@ -176,6 +176,9 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
                                          size_t budgetBytes) {
   struct Scored {
     const Fragment *fragment;
+    /// Made for this very chip (an sm_90a fragment for an sm_90a kernel),
+    /// not only one it runs on: listed first.
+    bool exactChip;
     unsigned shared;
   };
   // An sm_90a kernel may use what runs on sm_90.
@@ -199,9 +202,12 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
       }
     }
     if (shared && typesFit && (!hasSpecific || specificShared))
-      applicable.push_back({&fragment, shared});
+      applicable.push_back(
+          {&fragment, is_contained(fragment.chips, chip.str()), shared});
   }
   llvm::stable_sort(applicable, [](const Scored &a, const Scored &b) {
+    if (a.exactChip != b.exactChip)
+      return a.exactChip;
     return a.shared > b.shared;
   });
   std::string text;

@@ -138,6 +138,15 @@ TEST(Fragments, SelectionByOpsTypesChipAndPurpose) {
   EXPECT_EQ(listed(renderFragments(library, "sm_90a", {"tma", "f32"}, 6000)),
             (std::vector<std::string>{"bulk"}));
   EXPECT_TRUE(renderFragments(library, "sm_80", {"tma", "f32"}, 6000).empty());
+  // On sm_90a the fragments made for sm_90a come before those that only
+  // run there.
+  library.push_back(fragment("wgmma", {"matmul", "mma", "f16"}, {"sm_90a"}));
+  EXPECT_EQ(listed(renderFragments(library, "sm_90a",
+                                   {"matmul", "mma", "f16", "f32"}, 6000)),
+            (std::vector<std::string>{"wgmma", "hgemm"}));
+  EXPECT_EQ(listed(renderFragments(library, "sm_90",
+                                   {"matmul", "mma", "f16", "f32"}, 6000)),
+            (std::vector<std::string>{"hgemm"}));
   // The budget: nothing that does not fit.
   EXPECT_TRUE(
       renderFragments(library, "sm_90", {"elementwise", "vector", "f32"}, 50)
