@@ -5,16 +5,20 @@ answer compiled, the runner's verdict, the speedup over the NVPTX reference
 at the production shape (95% CI), what llm-lower selected, and the proven
 fragments the answer runs (llmptx-ptx fragments, with the kernel's bundle).
 
-    bench/fragments/summarize.py STUDY_DIR [--ptx-tool build/bin/llmptx-ptx]
+    bench/fragments/summarize.py STUDY_DIR... [--ptx-tool build/bin/llmptx-ptx]
         [--json OUT.json]
 
-Prints a Markdown table, then totals per condition."""
+Prints a Markdown table, then totals per condition. Several STUDY_DIRs are
+samples of the same study (the same requests answered again): the table
+then lists each kernel's speedups per condition, sample by sample, with
+their median."""
 
 import argparse
 import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -131,21 +135,25 @@ def cell(entry):
     return text
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('study')
-    parser.add_argument('--ptx-tool', default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build',
-        'bin', 'llmptx-ptx'))
-    parser.add_argument('--json')
-    args = parser.parse_args(argv)
-    tool = args.ptx_tool if os.path.isfile(args.ptx_tool) else None
+def collect(study, tool):
+    """kernel -> condition -> row, for one study directory."""
     rows = {}
     for condition in CONDITIONS:
-        directory = os.path.join(args.study, condition)
+        directory = os.path.join(study, condition)
         for kernel, request in requests(directory).items():
             rows.setdefault(kernel, {})[condition] = row(directory, kernel,
                                                          request, tool)
+    return rows
+
+
+def geomean(values):
+    product = 1.0
+    for value in values:
+        product *= value
+    return product ** (1.0 / len(values)) if values else 0.0
+
+
+def print_one(rows):
     print('| kernel | fragments listed | without fragments | with fragments '
           '| fragments the answer runs (with) |')
     print('| --- | --- | --- | --- | --- |')
@@ -158,22 +166,67 @@ def main(argv=None):
         print('| %s | %s | %s | %s | %s |' % (
             kernel, ', '.join('`%s`' % f for f in on.get('listed', [])),
             cell(off) if off else '-', cell(on) if on else '-', uses))
+
+
+def speedups_cell(entries):
+    """'1.08, 0.30, 1.10 (median 1.08)': the passing answers' speedups, a
+    failed one as 'fail'."""
+    parts, values = [], []
+    for entry in entries:
+        if entry.get('verdict') == 'pass' and entry.get('speedup'):
+            parts.append('%.2f' % entry['speedup'])
+            values.append(entry['speedup'])
+        else:
+            parts.append(entry.get('verdict') or entry.get('status', '?'))
+    if not values:
+        return ', '.join(parts)
+    return '%s (median %.2fx)' % (', '.join(parts), statistics.median(values))
+
+
+def print_samples(samples):
+    kernels = sorted(set().union(*samples))
+    print('| kernel | fragments listed | without fragments: speedup per '
+          'sample | with fragments: speedup per sample |')
+    print('| --- | --- | --- | --- |')
+    for kernel in kernels:
+        listed = next((s[kernel]['with'].get('listed', []) for s in samples
+                       if kernel in s and 'with' in s[kernel]), [])
+        cells = [speedups_cell([s[kernel][c] for s in samples
+                                if kernel in s and c in s[kernel]])
+                 for c in CONDITIONS]
+        print('| %s | %s | %s | %s |' % (
+            kernel, ', '.join('`%s`' % f for f in listed), cells[0],
+            cells[1]))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('studies', nargs='+', metavar='study')
+    parser.add_argument('--ptx-tool', default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build',
+        'bin', 'llmptx-ptx'))
+    parser.add_argument('--json')
+    args = parser.parse_args(argv)
+    tool = args.ptx_tool if os.path.isfile(args.ptx_tool) else None
+    samples = [collect(study, tool) for study in args.studies]
+    if len(samples) == 1:
+        print_one(samples[0])
+    else:
+        print_samples(samples)
     print()
     for condition in CONDITIONS:
-        entries = [r[condition] for r in rows.values() if condition in r]
+        entries = [r[condition] for rows in samples for r in rows.values()
+                   if condition in r]
         first = sum(1 for e in entries if e.get('first_compiled'))
         passed = sum(1 for e in entries if e.get('verdict') == 'pass')
         selected = sum(1 for e in entries if e.get('selected') == 'llm')
         speedups = [e['speedup'] for e in entries
                     if e.get('verdict') == 'pass' and e.get('speedup')]
-        geo = 1.0
-        for s in speedups:
-            geo *= s
-        geo = geo ** (1.0 / len(speedups)) if speedups else 0.0
-        print('%s fragments: %d kernels, %d compiled at the first answer, '
+        print('%s fragments: %d answers, %d compiled at the first answer, '
               '%d passed, %d selected; geometric mean speedup of the passing '
               'answers %.2fx' % (condition, len(entries), first, passed,
-                                 selected, geo))
+                                 selected, geomean(speedups)))
+    rows = samples[0] if len(samples) == 1 else samples
     if args.json:
         with open(args.json, 'w') as handle:
             json.dump(rows, handle, indent=1, sort_keys=True)
