@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace llvm;
@@ -173,6 +174,7 @@ llmptx::ptx::findFragmentUses(const Module &module,
     sequences.push_back(fragmentOpcodes(fragment));
   for (const Function &function : module.functions) {
     const std::vector<Instruction> &code = function.instructions;
+    size_t before = uses.size();
     for (auto [fragment, sequence] : zip(fragments, sequences)) {
       size_t length = sequence.size();
       if (length < kMinFragmentInstructions || length > code.size())
@@ -188,10 +190,12 @@ llmptx::ptx::findFragmentUses(const Module &module,
         start += length - 1;
       }
     }
+    // This function's uses in the order of its code.
+    std::stable_sort(uses.begin() + before, uses.end(),
+                     [](const FragmentUse &a, const FragmentUse &b) {
+                       return a.first < b.first;
+                     });
   }
-  llvm::stable_sort(uses, [](const FragmentUse &a, const FragmentUse &b) {
-    return a.function == b.function ? a.first < b.first : false;
-  });
   return uses;
 }
 
