@@ -215,11 +215,12 @@ def check(fragment, tool):
     return problems
 
 
-def make_bundle(kernel, chip, opt):
-    """Writes fragments/proofs/KERNEL.bundle.json: the bundle llm-lower
-    builds (verify=exec, emit-bundles) for fragments/proofs/KERNEL.mlir
-    with fragments/proofs/KERNEL.txt as the candidate. The path, or raises
-    RuntimeError with llm-lower's messages."""
+def make_bundle(kernel, chip, opt, outdir=PROOFS):
+    """Writes OUTDIR/KERNEL.bundle.json: the bundle llm-lower builds
+    (verify=exec, emit-bundles) for fragments/proofs/KERNEL.mlir with
+    fragments/proofs/KERNEL.txt as the candidate, byte for byte as llm-lower
+    wrote it (the file the H200 ran). The path, or raises RuntimeError with
+    llm-lower's messages."""
     mlir = os.path.join(PROOFS, kernel + '.mlir')
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ)
@@ -240,7 +241,7 @@ def make_bundle(kernel, chip, opt):
                                (mlir, proc.stderr.strip()))
         with open(found[0]) as handle:
             text = handle.read()
-    target = os.path.join(PROOFS, kernel + '.bundle.json')
+    target = os.path.join(outdir, kernel + '.bundle.json')
     with open(target, 'w') as out:
         out.write(text)
     return target
@@ -266,6 +267,8 @@ def main(argv=None):
     bundling.add_argument('--chip', default='sm_90')
     bundling.add_argument('--opt', default=shutil.which('llmptx-opt'),
                           help='llmptx-opt (default: PATH)')
+    bundling.add_argument('--out', default=PROOFS,
+                          help='where to write it (default: fragments/proofs)')
     selecting = commands.add_parser('select')
     selecting.add_argument('--chip', default='sm_90')
     selecting.add_argument('words', nargs='+')
@@ -290,7 +293,7 @@ def main(argv=None):
             print('fragments: llmptx-opt not found (--opt)', file=sys.stderr)
             return 2
         try:
-            print(make_bundle(args.kernel, args.chip, args.opt))
+            print(make_bundle(args.kernel, args.chip, args.opt, args.out))
         except RuntimeError as problem:
             print(problem, file=sys.stderr)
             return 1
