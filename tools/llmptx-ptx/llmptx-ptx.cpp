@@ -21,6 +21,7 @@
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
 #include "llmptx/PTX/Parser.h"
+#include "llmptx/Runtime/Bundle.h"
 #include "llmptx/Support/FileIO.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -367,42 +368,30 @@ int runFix(const Options &opts) {
 
 /// The facts of a verification bundle that fragment requirements speak of:
 /// its launch's threads per block (when the block is numbers) and the
-/// smallest alignment of its buffers.
+/// smallest alignment the runner gives its buffers.
 llvm::Expected<KernelLaunchFacts> bundleFacts(const std::string &path) {
   std::string text;
   if (!readFile(path, text))
     return llvm::createStringError("cannot read the bundle");
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed)
-    return parsed.takeError();
-  const llvm::json::Object *bundle = parsed->getAsObject();
-  if (!bundle || bundle->getString("format") != "llmptx-verification-bundle")
-    return llvm::createStringError("not a verification bundle (format "
-                                   "llmptx-verification-bundle)");
+  llmptx::runtime::ValueOrError<llmptx::runtime::VerificationBundle> bundle =
+      llmptx::runtime::parseBundleJson(text);
+  if (!bundle)
+    return llvm::createStringError(bundle.error());
   KernelLaunchFacts facts;
-  if (const llvm::json::Object *launch = bundle->getObject("launch"))
-    if (const llvm::json::Array *block = launch->getArray("block")) {
-      uint64_t threads = 1;
-      bool numbers = true;
-      for (const llvm::json::Value &extent : *block) {
-        std::optional<int64_t> value = extent.getAsInteger();
-        numbers &= value && *value > 0;
-        if (numbers)
-          threads *= uint64_t(*value);
-      }
-      if (numbers && !block->empty())
-        facts.blockThreads = threads;
-    }
-  if (const llvm::json::Array *buffers = bundle->getArray("buffers"))
-    for (const llvm::json::Value &buffer : *buffers) {
-      const llvm::json::Object *object = buffer.getAsObject();
-      std::optional<int64_t> alignment =
-          object ? object->getInteger("alignment") : std::nullopt;
-      // A buffer without a stated alignment is aligned to its element only.
-      uint64_t stated = alignment ? uint64_t(*alignment) : 1;
-      facts.bufferAlignment =
-          std::min(facts.bufferAlignment.value_or(stated), stated);
-    }
+  uint64_t threads = 1;
+  bool numbers = true;
+  for (const std::string &extent : bundle->launch.block) {
+    uint64_t value = 0;
+    numbers &= !StringRef(extent).getAsInteger(10, value) && value > 0;
+    threads *= value;
+  }
+  if (numbers)
+    facts.blockThreads = threads;
+  for (size_t index = 0; index < bundle->buffers.size(); ++index) {
+    uint64_t alignment = bundle->bufferAlignment(index);
+    facts.bufferAlignment =
+        std::min(facts.bufferAlignment.value_or(alignment), alignment);
+  }
   return facts;
 }
 
