@@ -101,7 +101,7 @@ static Contraction findContraction(StringRef mlir) {
       SplitString(m[2], indices, ", ");
       if (is_contained(indices, iv))
         loaded[m[1].str()] = {memrefRank(m[3]), join(indices, ",")};
-      rest = rest.substr(rest.find(m[0]) + m[0].size());
+      rest = rest.substr(m[0].end() - rest.begin());
     }
     if (loaded.size() < 2)
       continue;
@@ -181,12 +181,9 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
     bool exactChip;
     unsigned shared;
   };
-  // An sm_90a kernel may use what runs on sm_90.
-  std::string base = chip.ends_with("a") ? chip.drop_back().str() : "";
   std::vector<Scored> applicable;
   for (const Fragment &fragment : fragments) {
-    if (!is_contained(fragment.chips, chip.str()) &&
-        (base.empty() || !is_contained(fragment.chips, base)))
+    if (!llmptx::ptx::fragmentRunsOn(fragment, chip))
       continue;
     unsigned shared = 0;
     bool typesFit = true, hasSpecific = false, specificShared = false;

@@ -62,6 +62,13 @@ parseRequirements(StringRef value, StringRef where) {
   return requirements;
 }
 
+bool llmptx::ptx::fragmentRunsOn(const Fragment &fragment, StringRef chip) {
+  if (is_contained(fragment.chips, chip.str()))
+    return true;
+  return chip.ends_with("a") &&
+         is_contained(fragment.chips, chip.drop_back().str());
+}
+
 Expected<Fragment> llmptx::ptx::parseFragment(StringRef text, StringRef path) {
   Fragment fragment;
   SmallVector<StringRef, 0> lines;
@@ -246,7 +253,6 @@ llmptx::ptx::checkFragmentUses(const Module &module,
                                const KernelLaunchFacts *facts) {
   std::vector<Diagnostic> diagnostics;
   StringRef chip = module.chip();
-  std::string base = chip.ends_with("a") ? chip.drop_back().str() : "";
   for (const FragmentUse &use : findFragmentUses(module, fragments)) {
     const Fragment &fragment = *use.fragment;
     const std::vector<Instruction> &code = use.function->instructions;
@@ -264,8 +270,7 @@ llmptx::ptx::checkFragmentUses(const Module &module,
                  " (not checked: no kernel facts given)";
     diagnostics.push_back(
         makeDiagnostic(Severity::Note, at, "fragment-use", message));
-    if (!chip.empty() && !is_contained(fragment.chips, chip.str()) &&
-        (base.empty() || !is_contained(fragment.chips, base)))
+    if (!chip.empty() && !fragmentRunsOn(fragment, chip))
       diagnostics.push_back(makeDiagnostic(
           Severity::Error, at, "fragment-chip",
           formatv("fragment '{0}' is proven for {1}, the module targets {2}",

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+from llmptx.suite import bundles, export
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 FRAGMENTS = os.path.join(ROOT, 'fragments')
@@ -223,27 +225,16 @@ def make_bundle(kernel, chip, opt, outdir=PROOFS):
     llm-lower's messages."""
     mlir = os.path.join(PROOFS, kernel + '.mlir')
     with tempfile.TemporaryDirectory() as work:
-        env = dict(os.environ)
-        env['PYTHONPATH'] = os.pathsep.join(
-            [os.path.join(ROOT, 'python')] +
-            [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
-        env['LLMPTX_EXEC_COMMAND'] = '%s -m llmptx.scripted_model --answers %s' \
-            % (sys.executable, PROOFS)
-        options = ('chip=%s features=+ptx80 provider=exec model=curated '
-                   'cache=off repairs=0 verify=exec select=llm runner=false '
-                   'emit-bundles=%s' % (chip, work))
-        proc = subprocess.run([opt, mlir, '--llm-lower=' + options, '-o',
-                               os.devnull], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env)
-        found = glob.glob(os.path.join(work, '*.bundle.json'))
-        if proc.returncode != 0 or not found:
+        try:
+            path, log = bundles.emit_bundle(
+                opt, mlir, PROOFS, work, 'chip=%s features=+ptx80' % chip)
+        except export.ExportError as error:
+            raise RuntimeError(str(error))
+        if path is None:
             raise RuntimeError('%s: llm-lower wrote no bundle:\n%s' %
-                               (mlir, proc.stderr.strip()))
-        with open(found[0]) as handle:
-            text = handle.read()
-    target = os.path.join(outdir, kernel + '.bundle.json')
-    with open(target, 'w') as out:
-        out.write(text)
+                               (mlir, log.strip()))
+        target = os.path.join(outdir, kernel + '.bundle.json')
+        shutil.copyfile(path, target)
     return target
 
 

@@ -514,12 +514,9 @@ def drive(args, extra):
         os.makedirs(args.work_dir, exist_ok=True)
         return build(args, extra, ir, iree_compile, kernels_tool, harness,
                      args.work_dir)
-    work = tempfile.mkdtemp(prefix='llmptx-iree-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='llmptx-iree-') as work:
         return build(args, extra, ir, iree_compile, kernels_tool, harness,
                      work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def build(args, extra, ir, iree_compile, kernels_tool, harness, work):

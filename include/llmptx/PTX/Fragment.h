@@ -50,6 +50,10 @@ struct Fragment {
   std::string text;
 };
 
+/// Whether `fragment` may be used on `chip`: one of its chips, or the
+/// architecture-specific chip (sm_90a) of one of them (sm_90).
+bool fragmentRunsOn(const Fragment &fragment, llvm::StringRef chip);
+
 /// Parses one fragment file; the error names the file and the line.
 llvm::Expected<Fragment> parseFragment(llvm::StringRef text,
                                        llvm::StringRef path);

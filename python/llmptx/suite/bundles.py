@@ -23,14 +23,25 @@ import tempfile
 
 from llmptx.suite import export
 
-def _emit(opt, mlir_path, answers, workdir):
+def emit_bundle(opt, mlir_path, answers, workdir,
+                lower_options=export.LOWER_OPTIONS):
+    """Runs llm-lower (verify=exec, emit-bundles=WORKDIR, no runner) on
+    `mlir_path` with the answers of directory `answers` as the model's.
+    The bundle's path (None when llm-lower wrote none) and llm-lower's
+    messages; raises ExportError when llmptx-opt fails."""
     env = dict(os.environ)
     env['LLMPTX_EXEC_COMMAND'] = '%s -m llmptx.scripted_model --answers %s' % (
         sys.executable, answers)
     env['LLMPTX_RUNNER'] = 'false'
+    # The scripted model is this package: found whatever the caller's path.
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    env['PYTHONPATH'] = os.pathsep.join(
+        [package_root] +
+        [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
     options = ('%s provider=exec model=curated cache=off repairs=0 '
                'verify=exec select=llm emit-bundles=%s' %
-               (export.LOWER_OPTIONS, workdir))
+               (lower_options, workdir))
     proc = subprocess.run([opt, mlir_path, '--llm-lower=' + options, '-o',
                            os.devnull], capture_output=True, text=True,
                           env=env)
@@ -44,7 +55,7 @@ def _emit(opt, mlir_path, answers, workdir):
 def make_bundle(opt, mlir_path, answers, outdir):
     name = os.path.basename(mlir_path)[:-len('.mlir')]
     with tempfile.TemporaryDirectory() as work:
-        path, log = _emit(opt, mlir_path, answers, work)
+        path, log = emit_bundle(opt, mlir_path, answers, work)
         if path is None:
             raise export.ExportError('%s: llm-lower wrote no bundle:\n%s'
                                      % (mlir_path, log.strip()))
