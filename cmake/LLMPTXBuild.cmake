@@ -56,3 +56,64 @@ function(llmptx_add_unittest name)
   add_test(NAME ${name} COMMAND ${name})
   set_property(GLOBAL APPEND PROPERTY LLMPTX_UNITTESTS ${name})
 endfunction()
+
+# llmptx_check_no_mlir(target HEADERS dir...)
+#   Fails the configuration when `target` links MLIR (the MLIR dylib, an
+#   MLIR library, the llmgen dialect or the target adapter), directly or
+#   through the libraries it links, or when one of its sources or of the
+#   headers under `dir` includes an MLIR header or a dialect/target header.
+#   Checked once every target exists (deferred to the end of the top-level
+#   directory), so libraries may be declared in any order.
+function(llmptx_check_no_mlir target)
+  cmake_parse_arguments(ARG "" "" "HEADERS" ${ARGN})
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(files)
+  foreach(source IN LISTS sources)
+    if(NOT IS_ABSOLUTE "${source}")
+      set(source "${source_dir}/${source}")
+    endif()
+    if(EXISTS "${source}")
+      list(APPEND files "${source}")
+    endif()
+  endforeach()
+  foreach(dir IN LISTS ARG_HEADERS)
+    file(GLOB headers "${dir}/*.h")
+    list(APPEND files ${headers})
+  endforeach()
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" includes
+         REGEX "^#include \"(mlir/|llmptx/(Dialect|Target)/[^\"]*\\.h\")")
+    if(includes)
+      message(FATAL_ERROR "${target} must not depend on MLIR, but ${file} "
+                          "has ${includes}")
+    endif()
+  endforeach()
+  # A deferred call's arguments are expanded when it runs: EVAL fixes the
+  # target's name now.
+  cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY \"${CMAKE_SOURCE_DIR}\" CALL _llmptx_check_no_mlir_links ${target})")
+endfunction()
+
+function(_llmptx_check_no_mlir_links target)
+  set(seen)
+  set(queue ${target})
+  while(queue)
+    list(POP_FRONT queue current)
+    # $<LINK_ONLY:lib> and similar wrappers name the library inside.
+    string(REGEX REPLACE "^\\$<[A-Z_]+:(.*)>$" "\\1" current "${current}")
+    if(current IN_LIST seen OR NOT TARGET "${current}")
+      continue()
+    endif()
+    list(APPEND seen "${current}")
+    if(current MATCHES "^(MLIR|obj\\.MLIR|LLMPTXLLMGen|LLMPTXTarget)")
+      message(FATAL_ERROR "${target} must not link MLIR, but it links "
+                          "${current} (libraries visited: ${seen})")
+    endif()
+    foreach(property LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+      get_target_property(libraries "${current}" ${property})
+      if(libraries)
+        list(APPEND queue ${libraries})
+      endif()
+    endforeach()
+  endwhile()
+endfunction()

@@ -14,6 +14,10 @@
 #                                          a parameter the environment fills
 #                                          when the attribute leaves it unset
 #   LLMGEN_REPORTED(Name, "key")           a setting the report lists
+#   LLMGEN_PIPELINE(Name, Type, Default, Getter)
+#                                          a field of the pipeline's plain
+#                                          PipelineSettings (a parameter the
+#                                          stages read; Getter its accessor)
 #
 # Undefined macros expand to nothing; the file undefines them all at the end.
 #
@@ -23,7 +27,7 @@ import json
 import sys
 
 MACROS = ["LLMGEN_PARAMETER", "LLMGEN_OPTION", "LLMGEN_FLAGS_ENTRY",
-          "LLMGEN_ENVIRONMENT", "LLMGEN_REPORTED"]
+          "LLMGEN_ENVIRONMENT", "LLMGEN_REPORTED", "LLMGEN_PIPELINE"]
 
 
 def accessor(name):
@@ -54,6 +58,10 @@ def generate(records):
             parameter = records[row["parameter"]["def"]]
             lines.append("LLMGEN_PARAMETER(%s, %s, %s)" %
                          (name, parameter["cppType"], accessor(row["name"])))
+            if row["pipeline"]:
+                lines.append("LLMGEN_PIPELINE(%s, %s, %s, %s)" %
+                             (name, row["storageType"], row["storageDefault"],
+                              accessor(row["name"])))
             if row["env"]:
                 lines.append("LLMGEN_ENVIRONMENT(%s, %s, %s)" %
                              (name, accessor(row["name"]), quoted(row["env"])))

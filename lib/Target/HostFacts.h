@@ -13,7 +13,7 @@
 #ifndef LLMPTX_LIB_TARGET_HOSTFACTS_H
 #define LLMPTX_LIB_TARGET_HOSTFACTS_H
 
-#include "KernelDescription.h"
+#include "llmptx/Pipeline/KernelDescription.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/Error.h"

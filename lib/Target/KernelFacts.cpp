@@ -85,56 +85,6 @@ static ArgumentInfo describeArgument(Type type, StringRef access) {
   return info;
 }
 
-std::vector<ptx::AbiParam>
-llmptx::abiRolesFor(const std::vector<ArgumentInfo> &args, bool barePointers) {
-  std::vector<ptx::AbiParam> params;
-  auto push = [&](ptx::AbiRole role, unsigned arg, unsigned dim) {
-    ptx::AbiParam param;
-    param.role = role;
-    param.argIndex = arg;
-    param.dim = dim;
-    params.push_back(param);
-  };
-  for (auto [index, arg] : llvm::enumerate(args)) {
-    if (!arg.isMemref) {
-      push(ptx::AbiRole::Scalar, index, 0);
-      continue;
-    }
-    if (barePointers) {
-      push(ptx::AbiRole::BarePointer, index, 0);
-      continue;
-    }
-    push(ptx::AbiRole::MemrefAllocatedPointer, index, 0);
-    push(ptx::AbiRole::MemrefAlignedPointer, index, 0);
-    push(ptx::AbiRole::MemrefOffset, index, 0);
-    for (unsigned dim = 0; dim < arg.shape.size(); ++dim)
-      push(ptx::AbiRole::MemrefSize, index, dim);
-    for (unsigned dim = 0; dim < arg.shape.size(); ++dim)
-      push(ptx::AbiRole::MemrefStride, index, dim);
-  }
-  return params;
-}
-
-void llmptx::setAbiFromEntry(KernelDescription &kernel,
-                             const ptx::Function &entry,
-                             const std::vector<ptx::AbiParam> &roles) {
-  kernel.abi.entryName = kernel.name;
-  kernel.abi.params.clear();
-  for (auto [index, param] : llvm::enumerate(entry.params)) {
-    ptx::AbiParam abi;
-    if (!roles.empty()) {
-      abi = roles[index];
-    } else {
-      abi.role = ptx::AbiRole::Scalar;
-      abi.argIndex = index;
-    }
-    abi.ptxType = param.type.str();
-    abi.sizeBytes = param.sizeBytes();
-    abi.alignBytes = param.align ? param.align : abi.sizeBytes;
-    kernel.abi.params.push_back(std::move(abi));
-  }
-}
-
 static std::string attrToExpression(Attribute attr) {
   if (auto text = dyn_cast<StringAttr>(attr))
     return text.getValue().str();

@@ -8,7 +8,7 @@
 #ifndef LLMPTX_LIB_TARGET_KERNELFACTS_H
 #define LLMPTX_LIB_TARGET_KERNELFACTS_H
 
-#include "KernelDescription.h"
+#include "llmptx/Pipeline/KernelDescription.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"

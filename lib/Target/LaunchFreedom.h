@@ -1,20 +1,18 @@
-//===- LaunchFreedom.h - Launch configurations chosen with a kernel -*- C++
+//===- LaunchFreedom.h - Whether a kernel's launch may be chosen -*- C++
 //-*-===//
 //
 // A candidate may bring its own block size and grid when the module holds
 // every host launch of the kernel and each of them can be rebuilt from the
-// kernel's sizes. This file decides that (on the MLIR side, before the
-// prompt), and checks the launch a model proposes (on plain data, in the
-// workers).
+// kernel's sizes. This file decides that on the MLIR side, before the
+// prompt; the pipeline checks the launch a model proposes
+// (llmptx/Pipeline/LaunchCheck.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LLMPTX_LIB_TARGET_LAUNCHFREEDOM_H
 #define LLMPTX_LIB_TARGET_LAUNCHFREEDOM_H
 
-#include "KernelDescription.h"
-
-#include "llmptx/Runtime/Expression.h"
+#include "llmptx/Pipeline/KernelDescription.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/Error.h"
@@ -33,22 +31,6 @@ namespace llmptx {
 /// argument or a memref dimension named by the harness's args).
 LaunchFreedom analyzeLaunchFreedom(mlir::gpu::GPUModuleOp module,
                                    const KernelDescription &kernel);
-
-/// Parses the JSON of a launch block: {"block": [x, y, z],
-/// "grid": [e, e, e]} where each grid entry is an expression (a string) or
-/// an integer.
-llvm::Expected<LaunchConfig> parseLaunchBlock(llvm::StringRef text);
-
-/// Checks a proposed launch against what `freedom` allows: block within the
-/// device limits (x, y <= 1024, z <= 64, at most 1024 threads), grid
-/// expressions that parse, use only the sizes, and evaluate to valid grid
-/// dimensions on every shape verification tests. Returns one message per
-/// problem.
-std::vector<std::string> checkProposedLaunch(const LaunchConfig &launch,
-                                             const LaunchFreedom &freedom);
-
-/// The prompt's paragraph about launch freedom (empty when not allowed).
-std::string describeLaunchChoice(const KernelDescription &kernel);
 
 } // namespace llmptx
 

@@ -1,8 +1,8 @@
 //===- ModuleCompiler.cpp - The LLM path of one gpu.module ------*- C++ -*-===//
 //
 // Every failure of the LLM path ends in the reference and a remark unless
-// the user asked for strict. Each stage reads what the previous ones left in
-// the stages' work (plain data); only prepare and record touch MLIR.
+// the user asked for strict (the driver decides); this file only moves
+// facts out of the IR and the decision back into attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,15 +10,11 @@
 
 #include "KernelFacts.h"
 #include "ObjectProvenance.h"
-#include "RunReport.h"
-#include "Selection.h"
+
+#include "llmptx/Target/TargetSettings.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace llmptx;
@@ -27,7 +23,7 @@ ModuleCompiler::ModuleCompiler(llmgen::TargetAttr target,
                                gpu::GPUModuleOp module,
                                const gpu::TargetOptions &options)
     : target(target), module(module), options(options),
-      settings(TargetSettings::resolve(target)) {}
+      settings(pipelineSettingsOf(target)) {}
 
 ModuleCompiler::~ModuleCompiler() = default;
 
@@ -35,162 +31,73 @@ FailureOr<DictionaryAttr> ModuleCompiler::run() {
   reference = buildReference(module, target.getReferenceTarget(), options);
   if (!reference)
     return failure();
-  if (settings.provider.empty())
-    return settleOnReference(
-        "no provider configured (set provider= or LLMPTX_PROVIDER)",
-        /*isFallback=*/true);
-  if (failed(describe()))
+  FailureOr<std::vector<KernelDescription>> kernels = describe();
+  if (failed(kernels))
     return failure();
-  if (stages->kernels().empty())
-    return settleOnReference("the module has no kernels",
-                             /*isFallback=*/false);
-  if (llvm::Error unavailable = stages->connectProvider())
-    return settleOnReference(llvm::toString(std::move(unavailable)),
-                             /*isFallback=*/true);
-  stages->prepareChecks();
-  stages->run();
-  compose();
-  return record();
+  driver = std::make_unique<PipelineDriver>(settings, module.getName().str(),
+                                            std::move(*kernels), diagnostics(),
+                                            reference->toolkitPath);
+  driver->runStages();
+  std::optional<ComposedSlots> slots;
+  if (driver->unavailable().empty())
+    slots = driver->composeSlots(reference->ptx);
+  bool accepted = driver->settle();
+  DictionaryAttr outcome =
+      slots ? record(*slots)
+            : referenceOnlyOutcome(module.getContext(), reference->ptx,
+                                   driver->unavailable());
+  // The report is written in strict mode too: it says why.
+  driver->writeReport(driver->kernelRecords());
+  if (!accepted)
+    return failure();
+  return outcome;
 }
 
-void ModuleCompiler::remark(const llvm::Twine &message) {
-  emitRemark(module.getLoc()) << message;
+DriverHooks ModuleCompiler::diagnostics() {
+  DriverHooks hooks;
+  hooks.remark = [this](const llvm::Twine &message) {
+    emitRemark(module.getLoc()) << message;
+  };
+  hooks.warning = [this](const llvm::Twine &message) {
+    emitWarning(module.getLoc()) << message;
+  };
+  hooks.error = [this](const llvm::Twine &message) {
+    module.emitError() << message;
+  };
+  return hooks;
 }
 
 //===----------------------------------------------------------------------===//
 // prepare
 //===----------------------------------------------------------------------===//
 
-LogicalResult ModuleCompiler::describe() {
-  FailureOr<std::vector<KernelDescription>> described =
-      describeKernels(module, reference->ptx,
-                      settings.verification == llmgen::VerifyLevel::Exec);
+FailureOr<std::vector<KernelDescription>> ModuleCompiler::describe() {
+  if (settings.provider.empty()) {
+    // No model will be asked: the report only names the kernels.
+    std::vector<KernelDescription> named;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
+        named.emplace_back().name = func.getName().str();
+    return named;
+  }
+  FailureOr<std::vector<KernelDescription>> described = describeKernels(
+      module, reference->ptx, settings.verification == VerifyLevel::Exec);
   if (failed(described))
     return failure();
   for (KernelDescription &kernel : *described)
     kernel.referencePtx = reference->ptx;
-  stages = std::make_unique<KernelStages>(
-      settings, module.getName().str(), std::move(*described),
-      reference->toolkitPath,
-      [this](const llvm::Twine &message) { remark(message); });
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// compose
-//===----------------------------------------------------------------------===//
-
-llvm::Expected<std::string>
-ModuleCompiler::composeSlot(const std::vector<KernelReplacement> &parts) {
-  llvm::Expected<std::string> composed =
-      composePtxModule(reference->ptx, parts);
-  if (!composed || parts.empty() || !stages->checks().toolkit)
-    return composed;
-  ptx::CompileResult check =
-      ptx::compilePtx(*composed, settings.chip, *stages->checks().toolkit);
-  if (check.ok)
-    return composed;
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      "the composed module does not compile: " +
-          (check.diagnostics.empty()
-               ? check.log
-               : ptx::formatDiagnostic(check.diagnostics.front(),
-                                       "composed.ptx")));
-}
-
-/// The kernels a slot replaces: the selected candidates, or (`alternate`)
-/// the best unselected ones.
-static std::vector<KernelReplacement> slotParts(std::vector<KernelWork> &work,
-                                                bool alternate) {
-  std::vector<KernelReplacement> parts;
-  for (KernelWork &item : work) {
-    const Candidate *used =
-        alternate ? (item.choice.selected ? nullptr : item.choice.alternate)
-                  : item.choice.selected;
-    if (used)
-      parts.push_back({item.description->name, used->ptx});
-  }
-  return parts;
-}
-
-void ModuleCompiler::compose() {
-  llvm::Expected<std::string> selected =
-      composeSlot(slotParts(stages->work(), false));
-  if (selected) {
-    selectedPtx = std::move(*selected);
-  } else {
-    // Composition failed: every LLM kernel goes back to the reference.
-    std::string error = llvm::toString(selected.takeError());
-    for (KernelWork &item : stages->work())
-      if (item.choice.selected) {
-        item.choice.alternate = item.choice.selected;
-        item.choice.selected = nullptr;
-        item.choice.fellBack = true;
-        item.choice.reason = error;
-      }
-    selectedPtx = reference->ptx;
-  }
-  // The alternate slot holds the other choice: the reference when any
-  // kernel was selected from the LLM, else the best unselected candidates.
-  anySelected = llvm::any_of(stages->work(), [](const KernelWork &item) {
-    return item.choice.selected;
-  });
-  alternatePtx = reference->ptx;
-  alternateIsLLM = false;
-  std::vector<KernelReplacement> alternateParts =
-      slotParts(stages->work(), true);
-  if (anySelected || alternateParts.empty())
-    return;
-  if (llvm::Expected<std::string> alternate = composeSlot(alternateParts)) {
-    alternatePtx = std::move(*alternate);
-    alternateIsLLM = true;
-  } else {
-    llvm::consumeError(alternate.takeError());
-  }
+  return described;
 }
 
 //===----------------------------------------------------------------------===//
 // record
 //===----------------------------------------------------------------------===//
 
-void ModuleCompiler::emitProviderWarnings() {
-  // Ignored corrupt cache entries, truncated answers: each said once.
-  llvm::StringSet<> warned;
-  for (const KernelWork &item : stages->work())
-    for (const SampleOutcome *sample : item.allSamples())
-      for (const Attempt &attempt : sample->attempts)
-        for (const std::string &warning : attempt.warnings)
-          if (warned.insert(warning).second)
-            emitWarning(module.getLoc())
-                << "llmgen: @" << item.description->name << ": "
-                << oneLine(warning);
-}
-
-bool ModuleCompiler::emitKernelRemarks() {
-  bool accepted = true;
-  for (const KernelWork &item : stages->work()) {
-    const std::string &name = item.description->name;
-    if (item.choice.selected) {
-      remark("llmgen: @" + name +
-             ": selected the LLM kernel: " + item.choice.reason);
-    } else if (item.choice.fellBack && settings.strict) {
-      module.emitError() << "llmgen: strict: @" << name
-                         << " falls back to the NVPTX reference: "
-                         << item.choice.reason;
-      accepted = false;
-    } else {
-      remark("llmgen: @" + name +
-             ": using the NVPTX reference: " + item.choice.reason);
-    }
-  }
-  return accepted;
-}
-
-DictionaryAttr ModuleCompiler::provenanceOf(bool selectedSlot) {
+DictionaryAttr ModuleCompiler::provenanceOf(bool selectedSlot,
+                                            bool alternateIsLLM) {
   Builder builder(module.getContext());
   SmallVector<NamedAttribute> perKernel;
-  for (const KernelWork &item : stages->work()) {
+  for (const KernelWork &item : driver->work()) {
     const Candidate *other = alternateIsLLM ? item.choice.alternate : nullptr;
     const Candidate *used = selectedSlot ? item.choice.selected : other;
     // When either object launches the kernel differently from the original,
@@ -216,85 +123,22 @@ DictionaryAttr ModuleCompiler::provenanceOf(bool selectedSlot) {
   return builder.getDictionaryAttr(perKernel);
 }
 
-void ModuleCompiler::appendModuleReport(llvm::json::Object moduleRecord,
-                                        llvm::json::Array kernelRecords) {
-  std::string error =
-      appendToReport(settings.report, settings.reportRecord(),
-                     std::move(moduleRecord), std::move(kernelRecords));
-  if (!error.empty())
-    emitWarning(module.getLoc()) << "llmgen: report: " << error;
-}
-
-void ModuleCompiler::writeReport(StringRef selectedReason) {
-  if (settings.report.empty())
-    return;
-  llvm::json::Array records;
-  for (const KernelWork &item : stages->work())
-    records.push_back(kernelRecord(item, module.getName()));
-  appendModuleReport(
-      llvm::json::Object{{"name", module.getName().str()},
-                         {"selected", anySelected ? "llm" : "nvptx"},
-                         {"alternate", alternateIsLLM ? "llm" : "nvptx"},
-                         {"reason", selectedReason}},
-      std::move(records));
-}
-
-FailureOr<DictionaryAttr> ModuleCompiler::record() {
-  emitProviderWarnings();
-  bool accepted = emitKernelRemarks();
-
-  const std::vector<KernelWork> &work = stages->work();
-  unsigned llmKernels = llvm::count_if(
-      work, [](const KernelWork &item) { return item.choice.selected; });
-  std::string selectedReason =
-      anySelected ? llvm::formatv("{0} of {1} kernel(s) from the LLM",
-                                  llmKernels, work.size())
-                        .str()
-      : work.size() == 1
-          ? work.front().choice.reason
-          : "no kernel passed the " +
-                llmgen::stringifySelectPolicy(settings.select).str() +
-                " policy";
+DictionaryAttr ModuleCompiler::record(const ComposedSlots &slots) {
   std::string alternateReason =
-      alternateIsLLM ? "alternate: the best LLM candidates, not selected"
-                     : "alternate: the NVPTX reference";
+      slots.alternateIsLLM ? "alternate: the best LLM candidates, not selected"
+                           : "alternate: the NVPTX reference";
   Builder builder(module.getContext());
-  DictionaryAttr outcome = builder.getDictionaryAttr(
-      {builder.getNamedAttr(llmgen::stringifySlot(llmgen::Slot::Selected),
-                            slotRecord(builder, selectedPtx, anySelected,
-                                       selectedReason,
-                                       provenanceOf(/*selectedSlot=*/true),
-                                       settings.model, settings.provider)),
+  return builder.getDictionaryAttr(
+      {builder.getNamedAttr(
+           llmgen::stringifySlot(llmgen::Slot::Selected),
+           slotRecord(builder, slots.selected, slots.anySelected,
+                      driver->setReason(),
+                      provenanceOf(/*selectedSlot=*/true, slots.alternateIsLLM),
+                      settings.model, settings.provider)),
        builder.getNamedAttr(llmgen::stringifySlot(llmgen::Slot::Alternate),
-                            slotRecord(builder, alternatePtx, alternateIsLLM,
-                                       alternateReason,
-                                       provenanceOf(/*selectedSlot=*/false),
+                            slotRecord(builder, slots.alternate,
+                                       slots.alternateIsLLM, alternateReason,
+                                       provenanceOf(/*selectedSlot=*/false,
+                                                    slots.alternateIsLLM),
                                        settings.model, settings.provider))});
-  // The report is written in strict mode too: it says why.
-  writeReport(selectedReason);
-  if (!accepted)
-    return failure();
-  return outcome;
-}
-
-FailureOr<DictionaryAttr> ModuleCompiler::settleOnReference(StringRef reason,
-                                                            bool isFallback) {
-  if (isFallback && settings.strict) {
-    module.emitError() << "llmgen: strict: no LLM kernel for module @"
-                       << module.getName() << ": " << reason;
-    return failure();
-  }
-  remark("llmgen: using the NVPTX reference: " + reason);
-  if (!settings.report.empty()) {
-    llvm::json::Array records;
-    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-      if (func->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
-        records.push_back(
-            referenceKernelRecord(func.getName(), module.getName(), reason));
-    appendModuleReport(llvm::json::Object{{"name", module.getName().str()},
-                                          {"selected", "nvptx"},
-                                          {"reason", reason}},
-                       std::move(records));
-  }
-  return referenceOnlyOutcome(module.getContext(), reference->ptx, reason);
 }

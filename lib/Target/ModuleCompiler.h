@@ -1,26 +1,24 @@
 //===- ModuleCompiler.h - The LLM path of one gpu.module --------*- C++ -*-===//
 //
 // One object per gpu.module serialized with `#llmgen.target`; `run()` is the
-// data flow of docs/architecture.md, one stage method each:
+// data flow of docs/architecture.md:
 //
-//   prepare -> [search -> verify by execution -> optimize -> select]
-//           -> compose -> record
+//   prepare -> [stages -> compose -> settle] -> record
 //
 // MLIR is read in prepare (the reference build and the kernels' facts,
-// copied into plain data) and written in record; the stages in brackets are
-// KernelStages, on plain data, the model calls and checks in a thread pool.
+// copied into plain data) and written in record; the part in brackets is the
+// pipeline's driver (llmptx/Pipeline/Driver.h), on plain data, whose remarks
+// become diagnostics on the module.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef LLMPTX_LIB_TARGET_MODULECOMPILER_H
 #define LLMPTX_LIB_TARGET_MODULECOMPILER_H
 
-#include "KernelStages.h"
-#include "PtxComposition.h"
-
 #include "llmptx/Dialect/LLMGen/IR/LLMGenAttrs.h"
+#include "llmptx/Pipeline/Driver.h"
+#include "llmptx/Pipeline/Settings.h"
 #include "llmptx/Target/ReferenceBuild.h"
-#include "llmptx/Target/TargetSettings.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -28,7 +26,6 @@
 
 #include <memory>
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace llmptx {
@@ -39,9 +36,7 @@ public:
                  const mlir::gpu::TargetOptions &options);
   ~ModuleCompiler();
 
-  /// Decides the PTX and provenance of both slots of the module (prepare:
-  /// the reference, the facts, the provider and the checks; then the
-  /// stages):
+  /// Decides the PTX and provenance of both slots of the module:
   ///   {selected = {ptx = "...", properties = {...}},
   ///    alternate = {ptx = "...", properties = {...}}}
   /// Fails only when the reference cannot be built or, with strict=true,
@@ -49,44 +44,23 @@ public:
   mlir::FailureOr<mlir::DictionaryAttr> run();
 
 private:
-  /// prepare: every kernel's facts, copied out of the IR, and the stages
-  /// that work on them.
-  mlir::LogicalResult describe();
-  /// One PTX module per slot from the per-kernel choices.
-  void compose();
-  /// Warnings, remarks, strict errors, provenance and the report.
-  mlir::FailureOr<mlir::DictionaryAttr> record();
-
-  /// Ends the module on the reference: remark (or a strict error) and
-  /// report; `isFallback` when the user asked for LLM kernels.
-  mlir::FailureOr<mlir::DictionaryAttr>
-  settleOnReference(llvm::StringRef reason, bool isFallback);
-  /// The reference with `parts` composed in, compiled once more; the error
-  /// says why it cannot be used.
-  llvm::Expected<std::string>
-  composeSlot(const std::vector<KernelReplacement> &parts);
+  /// prepare: every kernel's facts, copied out of the IR; only the kernels'
+  /// names when no model will be asked.
+  mlir::FailureOr<std::vector<KernelDescription>> describe();
+  /// The driver's messages as diagnostics on the module.
+  DriverHooks diagnostics();
+  /// record: both slots with their provenance.
+  mlir::DictionaryAttr record(const ComposedSlots &slots);
   /// The provenance a slot records per kernel.
-  mlir::DictionaryAttr provenanceOf(bool selectedSlot);
-  /// One remark per kernel; returns false when strict mode refuses one.
-  bool emitKernelRemarks();
-  void emitProviderWarnings();
-  void writeReport(llvm::StringRef selectedReason);
-  /// Appends the module's record to `report` (a warning when it cannot).
-  void appendModuleReport(llvm::json::Object moduleRecord,
-                          llvm::json::Array kernelRecords);
-  void remark(const llvm::Twine &message);
+  mlir::DictionaryAttr provenanceOf(bool selectedSlot, bool alternateIsLLM);
 
   llmgen::TargetAttr target;
   mlir::gpu::GPUModuleOp module;
   const mlir::gpu::TargetOptions &options;
-  TargetSettings settings;
+  PipelineSettings settings;
 
   std::optional<ReferenceBuild> reference;
-  std::unique_ptr<KernelStages> stages;
-
-  /// Compose's results: the PTX of each slot and what the slots hold.
-  std::string selectedPtx, alternatePtx;
-  bool anySelected = false, alternateIsLLM = false;
+  std::unique_ptr<PipelineDriver> driver;
 };
 
 } // namespace llmptx

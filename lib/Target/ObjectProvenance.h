@@ -9,7 +9,7 @@
 #ifndef LLMPTX_LIB_TARGET_OBJECTPROVENANCE_H
 #define LLMPTX_LIB_TARGET_OBJECTPROVENANCE_H
 
-#include "KernelWork.h"
+#include "llmptx/Pipeline/KernelWork.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -1,4 +1,4 @@
-//===- TargetSettings.cpp - Resolved settings of #llmgen.target -*- C++ -*-===//
+//===- TargetSettings.cpp - #llmgen.target as pipeline settings -*- C++ -*-===//
 //
 // The environment is read when the module is serialized, so the same module
 // behaves the same under `llmptx-opt` and a stock `mlir-opt`, and
@@ -8,11 +8,7 @@
 
 #include "llmptx/Target/TargetSettings.h"
 
-#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.h"
-#include "llmptx/Support/UntrustedText.h"
-
 #include <cstdlib>
-#include <type_traits>
 
 using namespace llmptx;
 
@@ -22,8 +18,7 @@ static llvm::StringRef environment(const char *variable) {
 }
 
 /// A parameter's value as its setting holds it.
-template <typename Parameter>
-static Parameter fromParameter(Parameter value) {
+template <typename Parameter> static Parameter fromParameter(Parameter value) {
   return value;
 }
 static std::string fromParameter(llvm::StringRef value) { return value.str(); }
@@ -49,46 +44,13 @@ static llm::CacheMode withEnvironment(std::optional<llm::CacheMode> value,
       .value_or(llm::CacheMode::ReadWrite);
 }
 
-TargetSettings TargetSettings::resolve(llmgen::TargetAttr target) {
-  TargetSettings settings;
-#define LLMGEN_PARAMETER(Name, Type, Getter)                                   \
+PipelineSettings llmptx::pipelineSettingsOf(llmgen::TargetAttr target) {
+  PipelineSettings settings;
+#define LLMGEN_PIPELINE(Name, Type, Default, Getter)                           \
   settings.Name = fromParameter(target.Getter());
 #define LLMGEN_ENVIRONMENT(Name, Getter, Variable)                             \
   settings.Name = withEnvironment(target.Getter(), Variable);
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
-  if (settings.rounds < 0)
-    settings.rounds = settings.mode == llmgen::Mode::Optimize ? 2 : 0;
+  settings.resolveDefaults();
   return settings;
-}
-
-llm::ProviderConfig TargetSettings::providerConfig() const {
-  llm::ProviderConfig config = llm::ProviderConfig::fromEnvironment();
-  config.kind = provider;
-  config.model = model;
-  config.baseUrl = baseUrl;
-  config.execCommand = execCommand;
-  if (!cacheDir.empty())
-    config.cacheDir = cacheDir;
-  config.cacheMode = cache;
-  // A model caught in a repetition loop, or a kernel unrolled into
-  // megabytes ptxas takes minutes on: refused before it is cached.
-  config.maxAnswerBytes = untrusted::kMaxAnswerBytes;
-  if (jobs > 0)
-    config.maxInFlight = jobs;
-  return config;
-}
-
-template <typename Value>
-static llvm::json::Value reportValue(const Value &value) {
-  if constexpr (std::is_enum_v<Value>)
-    return llmgen::spellingOf(value);
-  else
-    return value;
-}
-
-llvm::json::Object TargetSettings::reportRecord() const {
-  llvm::json::Object record;
-#define LLMGEN_REPORTED(Name, Key) record[Key] = reportValue(Name);
-#include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
-  return record;
 }

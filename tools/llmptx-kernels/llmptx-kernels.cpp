@@ -2,12 +2,12 @@
 //
 //   llmptx-kernels SET.json --llm-lower="<options of llm-lower>" -o OUT.json
 //
-// Runs the stages of `--llm-lower` (prompts, provider and cache, lint, ABI,
-// ptxas, repairs, verification by execution, optimization rounds, the
-// selection policy) on kernels a front end outside MLIR's GPU dialect
-// describes (lib/Target/KernelSet.h; llmptx-iree writes them). The options
-// are parsed by the llm-lower pipeline's own option parser and turned into
-// settings by `llmgen-attach-target`, so they mean exactly what they mean
+// Runs the pipeline's driver, as `--llm-lower` does (prompts, provider and
+// cache, lint, ABI, ptxas, repairs, verification by execution, optimization
+// rounds, the selection policy), on kernels a front end outside MLIR's GPU
+// dialect describes (llmptx/Pipeline/KernelSet.h; llmptx-iree writes them). The
+// options are parsed by the llm-lower pipeline's own option parser and turned
+// into settings by `llmgen-attach-target`, so they mean exactly what they mean
 // there. OUT.json holds the settings and one report record per kernel, with
 // the selected PTX module under "ptx" when an LLM kernel is selected.
 // Exit status: 0 done, 1 a kernel fell back under strict or OUT could not be
@@ -15,13 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Target/KernelSet.h"
-#include "../../lib/Target/KernelStages.h"
-#include "../../lib/Target/RunReport.h"
-
 #include "llmptx/Dialect/LLMGen/IR/LLMGenDialect.h"
 #include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
 #include "llmptx/LLM/Secrets.h"
+#include "llmptx/Pipeline/Driver.h"
+#include "llmptx/Pipeline/KernelSet.h"
 #include "llmptx/Support/FileIO.h"
 #include "llmptx/Target/TargetSettings.h"
 
@@ -63,7 +61,7 @@ int usageError(const Twine &message) {
 /// #llmgen.target of a stand-in gpu.module from them, and the settings are
 /// resolved from that attribute (the environment filling what is unset), as
 /// when --llm-lower serializes a module.
-Expected<TargetSettings> settingsFrom(StringRef options, StringRef name) {
+Expected<PipelineSettings> settingsFrom(StringRef options, StringRef name) {
   std::string problems;
   raw_string_ostream errors(problems);
   auto parsed = std::make_unique<llmgen::LLMLowerOptions>();
@@ -93,20 +91,19 @@ Expected<TargetSettings> settingsFrom(StringRef options, StringRef name) {
   if (mlir::failed(manager.run(*module)))
     return createStringError("--llm-lower: " + diagnostics);
   auto target = cast<llmgen::TargetAttr>(gpuModule.getTargetsAttr()[0]);
-  return TargetSettings::resolve(target);
+  return pipelineSettingsOf(target);
 }
 
-void remark(const Twine &message) {
-  WithColor::remark(errs(), "llmptx-kernels")
-      << llm::redactSecrets(message.str()) << "\n";
-}
-
-/// The record of a kernel that never reached the stages.
-json::Object referenceRecord(const KernelDescription &kernel, StringRef setName,
-                             StringRef reason) {
-  json::Object record = referenceKernelRecord(kernel.name, setName, reason);
-  record["selected"] = kernel.referenceKind;
-  return record;
+/// The driver's messages on stderr, API keys redacted.
+DriverHooks diagnostics() {
+  auto sink = [](raw_ostream &(*kind)(raw_ostream &, StringRef, bool)) {
+    return [kind](const Twine &message) {
+      kind(errs(), "llmptx-kernels", false)
+          << llm::redactSecrets(message.str()) << "\n";
+    };
+  };
+  return DriverHooks{sink(WithColor::remark), sink(WithColor::warning),
+                     sink(WithColor::error)};
 }
 
 } // namespace
@@ -124,54 +121,16 @@ int main(int argc, char **argv) {
   Expected<KernelSet> set = parseKernelSet(text, setPath);
   if (!set)
     return usageError(toString(set.takeError()));
-  Expected<TargetSettings> settings = settingsFrom(lowerOptions, set->name);
+  Expected<PipelineSettings> settings = settingsFrom(lowerOptions, set->name);
   if (!settings)
     return usageError(toString(settings.takeError()));
 
-  json::Array records;
-  bool fellBack = false;
-  std::string unavailable;
-  if (settings->provider.empty())
-    unavailable = "no provider configured (set provider= or LLMPTX_PROVIDER)";
-  std::unique_ptr<KernelStages> stages;
-  if (unavailable.empty() && !set->kernels.empty()) {
-    stages = std::make_unique<KernelStages>(*settings, set->name,
-                                            std::move(set->kernels),
-                                            /*toolkitPath=*/"", remark);
-    if (Error error = stages->connectProvider())
-      unavailable = toString(std::move(error));
-  }
-  if (!unavailable.empty()) {
-    remark("using the reference: " + unavailable);
-    const std::vector<KernelDescription> &kernels =
-        stages ? stages->kernels() : set->kernels;
-    for (const KernelDescription &kernel : kernels)
-      records.push_back(referenceRecord(kernel, set->name, unavailable));
-    fellBack = !kernels.empty();
-  } else if (stages) {
-    stages->prepareChecks();
-    stages->run();
-    for (const KernelWork &item : stages->work()) {
-      const std::string &name = item.description->name;
-      json::Object record = kernelRecord(item, set->name);
-      if (item.choice.selected) {
-        record["ptx"] = item.choice.selected->ptx;
-        remark("@" + name + ": selected the LLM kernel: " + item.choice.reason);
-      } else {
-        remark("@" + name + ": using the reference: " + item.choice.reason);
-      }
-      fellBack |= item.choice.fellBack;
-      records.push_back(std::move(record));
-    }
-  }
-
-  if (!settings->report.empty())
-    if (std::string error = appendToReport(
-            settings->report, settings->reportRecord(),
-            json::Object{{"name", set->name}}, json::Array(records));
-        !error.empty())
-      WithColor::warning(errs(), "llmptx-kernels")
-          << "report: " << error << "\n";
+  PipelineDriver driver(*settings, set->name, std::move(set->kernels),
+                        diagnostics());
+  driver.runStages();
+  bool accepted = driver.settle();
+  json::Array records = driver.kernelRecords(/*withPtx=*/true);
+  driver.writeReport(records);
   json::Object output{{"name", set->name},
                       {"settings", settings->reportRecord()},
                       {"kernels", std::move(records)}};
@@ -186,10 +145,5 @@ int main(int argc, char **argv) {
         << outputPath << ": cannot write: " << *problem << "\n";
     return ExitFailure;
   }
-  if (fellBack && settings->strict) {
-    WithColor::error(errs(), "llmptx-kernels")
-        << "strict: a kernel falls back to the reference\n";
-    return ExitFailure;
-  }
-  return 0;
+  return accepted ? 0 : ExitFailure;
 }

@@ -31,21 +31,21 @@ gpu.module @bad_opt [#llmgen.target<O = 7>] {
 // -----
 
 // expected-error @below {{failed to parse LLMGen_TargetAttr parameter 'mode'}}
-// expected-error @below {{expected ::llmptx::llmgen::Mode to be one of: translate, optimize}}
+// expected-error @below {{expected one of: translate, optimize}}
 gpu.module @bad_mode [#llmgen.target<mode = rewrite>] {
 }
 
 // -----
 
 // expected-error @below {{failed to parse LLMGen_TargetAttr parameter 'verification'}}
-// expected-error @below {{expected ::llmptx::llmgen::VerifyLevel to be one of: none, compile, exec}}
+// expected-error @below {{expected one of: none, compile, exec}}
 gpu.module @bad_verify [#llmgen.target<verification = run>] {
 }
 
 // -----
 
 // expected-error @below {{failed to parse LLMGen_TargetAttr parameter 'select'}}
-// expected-error @below {{expected ::llmptx::llmgen::SelectPolicy to be one of: auto, llm, nvptx}}
+// expected-error @below {{expected one of: auto, llm, nvptx}}
 gpu.module @bad_select [#llmgen.target<select = fastest>] {
 }
 

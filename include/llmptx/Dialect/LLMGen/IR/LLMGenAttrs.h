@@ -1,7 +1,8 @@
 //===- LLMGenAttrs.h - llmgen attributes ------------------------*- C++ -*-===//
 //
-// Declares `#llmgen.target`, `#llmgen.harness` and the enums of the target's
-// settings (LLMGenSettings.td).
+// Declares `#llmgen.target`, `#llmgen.harness` and the enums only the
+// dialect knows (LLMGenEnums.td); the settings' own enums are the
+// pipeline's (llmptx/Pipeline/SettingEnums.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/IR/DialectImplementation.h"
 
 #include "llmptx/LLM/CacheMode.h"
+#include "llmptx/Pipeline/SettingEnums.h"
 
 #include "llmptx/Dialect/LLMGen/IR/LLMGenEnums.h.inc"
 
@@ -26,6 +28,20 @@ bool isFractionalLiteral(llvm::StringRef text);
 /// Parses the `cache` parameter of `#llmgen.target` (readwrite, read, off).
 mlir::FailureOr<std::optional<llm::CacheMode>>
 parseCacheModeParameter(mlir::AsmParser &parser);
+
+/// Parses a parameter whose values are a pipeline enum (mode, verification,
+/// select), as a keyword or a string spelled as in the options.
+template <typename Enum>
+mlir::FailureOr<Enum> parseSettingParameter(mlir::AsmParser &parser) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  std::string spelling;
+  if (mlir::failed(parser.parseKeywordOrString(&spelling)))
+    return mlir::failure();
+  if (std::optional<Enum> value = settingFromSpelling<Enum>(spelling))
+    return *value;
+  return parser.emitError(loc)
+         << "expected one of: " << settingSpellings<Enum>();
+}
 } // namespace llmptx::llmgen
 
 #define GET_ATTRDEF_CLASSES

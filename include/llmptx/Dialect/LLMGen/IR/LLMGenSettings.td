@@ -5,8 +5,9 @@
 //   - the options of `llmgen-attach-target` (Passes.td),
 //   - through cmake/llmgen_settings.py, the X-macro list LLMGenSettings.inc
 //     from which C++ builds the `llm-lower` options, the attribute from the
-//     options, the resolved TargetSettings (with their environment
-//     defaults) and the settings record of the report.
+//     options, the pipeline's plain PipelineSettings
+//     (llmptx/Pipeline/Settings.h), their mapping from the attribute (with
+//     the environment defaults) and the settings record of the report.
 // Adding a setting is adding a row; its consumers follow.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,17 @@ class LLMGen_EnumParameter<EnumAttrInfo info, string default, string desc>
     : EnumParameter<info> {
   let summary = desc;
   let defaultValue = info.cppNamespace # "::" # info.className # "::" # default;
+}
+
+/// An enumerated setting of the pipeline (llmptx/Pipeline/SettingEnums.h),
+/// spelled by the pipeline's own functions, so the values are declared and
+/// spelled once, outside MLIR.
+class LLMGen_PlainEnumParameter<string cppType, string default, string desc>
+    : AttrOrTypeParameter<cppType, desc> {
+  let parser = "::llmptx::llmgen::parseSettingParameter<" # cppType #
+               ">($_parser)";
+  let printer = "$_printer << ::llmptx::spellingOf($_self)";
+  let defaultValue = cppType # "::" # default;
 }
 
 /// The cache mode is the LLM library's enum, spelled by its own functions.
@@ -52,6 +64,13 @@ class LLMGen_Setting<string parameterName, string optionFlag,
   AttrOrTypeParameter parameter = ?;
   string optionType = "";
   string optionDefault = "";
+  /// A field of PipelineSettings: the stages read it. The others (O,
+  /// features, flags, link, slot) only shape the reference build or the
+  /// attribute.
+  bit pipeline = 1;
+  /// The field's C++ type and default in PipelineSettings.
+  string storageType = "";
+  string storageDefault = optionDefault;
 }
 
 class LLMGen_StringSetting<string name, string flag, string default,
@@ -60,6 +79,7 @@ class LLMGen_StringSetting<string name, string flag, string default,
   let parameter = StringRefParameter<summary, "\"" # default # "\"">;
   let optionType = "std::string";
   let optionDefault = "\"" # default # "\"";
+  let storageType = "std::string";
 }
 
 /// An integer parameter; the option may be unsigned so that the option
@@ -70,6 +90,7 @@ class LLMGen_IntSetting<string name, string flag, int default, string summary,
   let parameter = DefaultValuedParameter<"int", !cast<string>(default), summary>;
   let optionType = cppOptionType;
   let optionDefault = !cast<string>(default);
+  let storageType = "int";
 }
 
 class LLMGen_BoolSetting<string name, string flag, bit default, string summary>
@@ -78,8 +99,20 @@ class LLMGen_BoolSetting<string name, string flag, bit default, string summary>
       DefaultValuedParameter<"bool", !if(default, "true", "false"), summary>;
   let optionType = "bool";
   let optionDefault = !if(default, "true", "false");
+  let storageType = "bool";
 }
 
+/// A setting whose values are a pipeline enum (llmptx/Pipeline/SettingEnums.h).
+class LLMGen_PlainEnumSetting<string cppType, string name, string flag,
+                              string default, string summary>
+    : LLMGen_Setting<name, flag, summary> {
+  let parameter = LLMGen_PlainEnumParameter<cppType, default, summary>;
+  let optionType = cppType;
+  let optionDefault = cppType # "::" # default;
+  let storageType = cppType;
+}
+
+/// A setting whose values are an enum of the dialect (LLMGenEnums.td).
 class LLMGen_EnumSetting<EnumAttrInfo info, string name, string flag,
                          string default, string summary>
     : LLMGen_Setting<name, flag, summary> {
@@ -102,16 +135,20 @@ class LLMGen_OptionOnly<string member, string flag, bit default,
 def LLMGen_OSetting : LLMGen_IntSetting<"O", "O", 3,
     "LLVM optimization level of the reference", "unsigned"> {
   let cppName = "optLevel";
+  let pipeline = 0;
 }
 def LLMGen_ChipSetting : LLMGen_StringSetting<"chip", "chip", "sm_90",
     "target chip (sm_XX, sm_XXa or sm_XXf)"> {
   let reported = 1;
 }
 def LLMGen_FeaturesSetting : LLMGen_StringSetting<"features", "features", "",
-    "LLVM target features of the reference (e.g. +ptx80)">;
+    "LLVM target features of the reference (e.g. +ptx80)"> {
+  let pipeline = 0;
+}
 def LLMGen_FlagsSetting : LLMGen_Setting<"flags", "",
     "#nvvm.target flags of the reference (fast, ftz, ptxas-cmd-options)"> {
   let parameter = OptionalParameter<"::mlir::DictionaryAttr", summary>;
+  let pipeline = 0;
 }
 def LLMGen_FastSetting : LLMGen_OptionOnly<"fastFlag", "fast", 0,
     "fast math in the reference (the `fast` flag)"> {
@@ -124,6 +161,7 @@ def LLMGen_FtzSetting : LLMGen_OptionOnly<"ftzFlag", "ftz", 0,
 def LLMGen_LinkSetting : LLMGen_Setting<"link", "",
     "bitcode files linked into the reference"> {
   let parameter = OptionalParameter<"::mlir::ArrayAttr", summary>;
+  let pipeline = 0;
 }
 def LLMGen_ProviderSetting : LLMGen_StringSetting<"provider", "provider", "",
     "provider kind: openai, anthropic, exec or replay (empty: "
@@ -160,7 +198,8 @@ def LLMGen_RoundsSetting : LLMGen_IntSetting<"rounds", "rounds", -1,
     "mode=optimize, 0 with mode=translate)"> {
   let reported = 1;
 }
-def LLMGen_ModeSetting : LLMGen_EnumSetting<LLMGen_Mode, "mode", "mode",
+def LLMGen_ModeSetting : LLMGen_PlainEnumSetting<"::llmptx::Mode", "mode",
+    "mode",
     "Translate",
     "what the model is asked to do: translate (the gpu.func into PTX) or "
     "optimize (improve on the reference PTX)"> {
@@ -168,15 +207,15 @@ def LLMGen_ModeSetting : LLMGen_EnumSetting<LLMGen_Mode, "mode", "mode",
 }
 // `verification` in the attribute: a parameter named `verify` would collide
 // with the attribute's generated verify method.
-def LLMGen_VerifySetting : LLMGen_EnumSetting<LLMGen_VerifyLevel,
+def LLMGen_VerifySetting : LLMGen_PlainEnumSetting<"::llmptx::VerifyLevel",
     "verification", "verify", "Compile",
     "how far LLM kernels are checked: none (extraction only), compile (lint, "
     "ABI check and a real compile) or exec (execution against the reference "
     "on a GPU)"> {
   let reported = 1;
 }
-def LLMGen_SelectSetting : LLMGen_EnumSetting<LLMGen_SelectPolicy, "select",
-    "select", "Auto",
+def LLMGen_SelectSetting : LLMGen_PlainEnumSetting<"::llmptx::SelectPolicy",
+    "select", "select", "Auto",
     "which object is selected: auto (an LLM kernel only if verified by "
     "execution and not slower), llm (the best LLM kernel at the highest level "
     "reached) or nvptx (always the reference)"> {
@@ -207,6 +246,8 @@ def LLMGen_CacheSetting : LLMGen_Setting<"cache", "cache",
   let parameter = LLMGen_CacheModeParameter<summary>;
   let optionType = "std::string";
   let optionDefault = "\"\"";
+  let storageType = "::llmptx::llm::CacheMode";
+  let storageDefault = "::llmptx::llm::CacheMode::ReadWrite";
   let env = "LLMPTX_CACHE";
   let reported = 1;
 }
@@ -228,7 +269,9 @@ def LLMGen_EmitBundlesSetting : LLMGen_StringSetting<"emit_bundles",
 def LLMGen_JobsSetting : LLMGen_IntSetting<"jobs", "jobs", 0,
     "model calls in flight (0: automatic)", "unsigned">;
 def LLMGen_SlotSetting : LLMGen_EnumSetting<LLMGen_Slot, "slot", "",
-    "Selected", "object produced by this target">;
+    "Selected", "object produced by this target"> {
+  let pipeline = 0;
+}
 def LLMGen_AlternateSetting : LLMGen_OptionOnly<"alternate", "alternate", 1,
     "also attach the alternate slot, so the gpu.binary keeps both the "
     "selected object and the other one">;

@@ -1,0 +1,187 @@
+//===- ExecutionVerifier.cpp - Verify candidates by execution ---*- C++ -*-===//
+//
+// Bundles are plain files, so a run can be repeated by hand, on another
+// machine, with `llmptx-runner` alone; the compiler only reads the results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutionVerifier.h"
+
+#include "RunnerResults.h"
+#include "llmptx/Pipeline/BundleFromFacts.h"
+
+#include "llmptx/Support/FileIO.h"
+#include "llmptx/Support/TaskPool.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+
+using namespace llmptx;
+
+/// "no GPU" is said once per process, not once per module.
+static std::atomic<bool> saidNoDevice{false};
+
+ExecutionVerifier::ExecutionVerifier(
+    const PipelineSettings &settings, llvm::StringRef setName,
+    std::function<void(const llvm::Twine &)> remark)
+    : settings(settings), setName(setName.str()), remark(std::move(remark)) {
+  if (!writesBundles())
+    return;
+  if (!settings.emitBundles.empty()) {
+    directory = settings.emitBundles;
+    if (std::error_code ec = llvm::sys::fs::create_directories(directory))
+      directoryError = "cannot create " + directory + ": " + ec.message();
+    return;
+  }
+  llvm::SmallString<256> temporary;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("llmgen-" + setName, temporary))
+    directoryError = "cannot create a temporary directory: " + ec.message();
+  directory = temporary.str().str();
+}
+
+ExecutionVerifier::~ExecutionVerifier() {
+  if (!directory.empty() && settings.emitBundles.empty() &&
+      directoryError.empty())
+    llvm::sys::fs::remove_directories(directory);
+}
+
+llvm::Expected<std::string>
+ExecutionVerifier::writeBundle(const runtime::VerificationBundle &bundle,
+                               llvm::StringRef suffix) {
+  if (!directoryError.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   directoryError);
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, setName + "." + bundle.kernel + suffix.str() +
+                                    ".bundle.json");
+  if (auto problem = llmptx::untrusted::writeFileAtomically(
+          path.str().str(), runtime::writeBundleJson(bundle)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write " + path.str().str() + ": " +
+                                       *problem);
+  return path.str().str();
+}
+
+bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
+                               bool remarkMissing) {
+  std::vector<std::string> bundlePaths;
+  std::vector<KernelWork *> bundled;
+  for (auto &[kernel, candidates] : batch) {
+    llvm::Expected<runtime::VerificationBundle> bundle =
+        buildBundle(*kernel->description, settings.chip, candidates);
+    if (!bundle) {
+      kernel->execNote = "cannot verify @" + kernel->description->name +
+                         " by execution: " + llvm::toString(bundle.takeError());
+      if (remarkMissing)
+        remark("llmgen: " + kernel->execNote);
+      continue;
+    }
+    bundle->timing.confirmAbove = settings.confirmAbove;
+    llvm::Expected<std::string> path = writeBundle(*bundle, suffix);
+    if (!path) {
+      kernel->execNote = llvm::toString(path.takeError());
+      continue;
+    }
+    bundlePaths.push_back(*path);
+    bundled.push_back(kernel);
+  }
+  if (!wantsExecution() || bundlePaths.empty())
+    return false;
+  llvm::Expected<std::string> results =
+      runBundles(bundlePaths, settings.runner, directory);
+  if (!results) {
+    std::string message = llvm::toString(results.takeError());
+    for (KernelWork *kernel : bundled)
+      kernel->execNote = message;
+    if (!saidNoDevice.exchange(true))
+      remark("llmgen: verify=exec: " + message +
+             "; candidates are verified at the compile level only");
+    return false;
+  }
+  llvm::Expected<runtime::VerificationResults> parsed = readResults(*results);
+  if (!parsed) {
+    std::string message = llvm::toString(parsed.takeError());
+    for (KernelWork *kernel : bundled)
+      kernel->execNote = message;
+    return true;
+  }
+  for (KernelWork *kernel : bundled)
+    if (llvm::Error error =
+            applyResults(*parsed, kernel->description->name, kernel->candidates,
+                         &kernel->referenceMeasurements))
+      kernel->execNote = llvm::toString(std::move(error));
+  return true;
+}
+
+/// The candidates of each kernel that execution has not seen yet.
+static Batch unverified(std::vector<KernelWork> &work) {
+  Batch batch;
+  for (KernelWork &item : work) {
+    std::vector<const Candidate *> fresh;
+    for (const Candidate *candidate : item.candidates)
+      if (!candidate->verdict)
+        fresh.push_back(candidate);
+    if (!fresh.empty())
+      batch.emplace_back(&item, std::move(fresh));
+  }
+  return batch;
+}
+
+/// Samples whose candidate failed, of kernels with none that passed, that
+/// may still ask the model.
+static std::vector<std::pair<KernelWork *, unsigned>>
+repairable(std::vector<KernelWork> &work, unsigned repairs) {
+  std::vector<std::pair<KernelWork *, unsigned>> retries;
+  for (KernelWork &item : work) {
+    if (llvm::any_of(item.candidates, [](const Candidate *candidate) {
+          return candidate->passedExecution();
+        }))
+      continue;
+    for (auto [index, sample] : llvm::enumerate(item.samples))
+      if (sample.candidate && sample.candidate->failedExecution() &&
+          !sample.providerFailed && sample.nextRound <= repairs)
+        retries.emplace_back(&item, index);
+  }
+  return retries;
+}
+
+bool llmptx::verifyAndRepair(std::vector<KernelWork> &work,
+                             ExecutionVerifier &verifier,
+                             llm::Provider &provider,
+                             const SearchSettings &search) {
+  if (!verifier.writesBundles())
+    return false;
+  bool executed = false;
+  for (unsigned stage = 0;; ++stage) {
+    Batch batch = unverified(work);
+    if (batch.empty() ||
+        !verifier.verify(batch,
+                         stage > 0 ? ".round" + std::to_string(stage) : "",
+                         /*remarkMissing=*/stage == 0))
+      break;
+    executed = true;
+    std::vector<std::pair<KernelWork *, unsigned>> retries =
+        repairable(work, search.repairs);
+    if (retries.empty())
+      break;
+    runTasks(retries.size(), /*threads=*/0, [&](unsigned task) {
+      auto [item, index] = retries[task];
+      SampleOutcome &sample = item->samples[index];
+      std::string feedback = llvm::formatv(
+          "Your PTX compiled, but on the GPU it does not compute what the "
+          "reference computes. The verifier ran both on the same inputs and "
+          "found: {0}.",
+          sample.candidate->failureText());
+      continueSample(*item->description, sample, feedback, index, provider,
+                     search);
+    });
+    for (KernelWork &item : work)
+      item.collectCandidates();
+  }
+  return executed;
+}

@@ -1,0 +1,78 @@
+//===- ExecutionVerifier.h - Verify candidates by execution -----*- C++ -*-===//
+//
+// The verification stage of a module: a bundle per kernel from its stated
+// facts, llmptx-runner on them (here or through the runner command), the
+// verdicts and timings copied back, and candidates that fail sent back to
+// the model while their samples have repair rounds left.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LLMPTX_LIB_PIPELINE_EXECUTIONVERIFIER_H
+#define LLMPTX_LIB_PIPELINE_EXECUTIONVERIFIER_H
+
+#include "CandidateSearch.h"
+#include "llmptx/Pipeline/KernelWork.h"
+
+#include "llmptx/Pipeline/Settings.h"
+#include "llmptx/Runtime/Bundle.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace llmptx {
+
+class ExecutionVerifier {
+public:
+  /// Bundles go to `emit-bundles`, else to a temporary directory removed
+  /// with the verifier. `remark` says what the user should know (facts
+  /// missing, no GPU); it is the verifier's only way out to MLIR.
+  ExecutionVerifier(const PipelineSettings &settings, llvm::StringRef setName,
+                    std::function<void(const llvm::Twine &)> remark);
+  ~ExecutionVerifier();
+  ExecutionVerifier(const ExecutionVerifier &) = delete;
+  ExecutionVerifier &operator=(const ExecutionVerifier &) = delete;
+
+  /// Whether bundles are written at all (verify=exec or emit-bundles).
+  bool writesBundles() const {
+    return wantsExecution() || !settings.emitBundles.empty();
+  }
+
+  /// Writes one bundle per kernel of `batch` (file name suffix `suffix`)
+  /// and, with verify=exec, runs them and copies the results into the
+  /// candidates. A kernel that cannot be verified gets its execNote (and a
+  /// remark with `remarkMissing`). Returns whether the runner ran.
+  bool verify(const Batch &batch, llvm::StringRef suffix, bool remarkMissing);
+
+private:
+  /// Writes `bundle` into the bundle directory; returns its path.
+  llvm::Expected<std::string>
+  writeBundle(const runtime::VerificationBundle &bundle,
+              llvm::StringRef suffix);
+
+  bool wantsExecution() const {
+    return settings.verification == VerifyLevel::Exec;
+  }
+
+  /// The settings; they outlive the verifier.
+  const PipelineSettings &settings;
+  /// Names the bundle files: `<setName>.<kernel>.bundle.json`.
+  std::string setName;
+  std::function<void(const llvm::Twine &)> remark;
+  std::string directory;
+  std::string directoryError;
+};
+
+/// Verifies the first search's candidates by execution; a sample whose
+/// candidate fails (of a kernel with none that passed) gets what execution
+/// found as a mismatch prompt, while it has repair rounds left, and its new
+/// candidate is verified in the next run. Returns whether the runner ran.
+bool verifyAndRepair(std::vector<KernelWork> &work, ExecutionVerifier &verifier,
+                     llm::Provider &provider, const SearchSettings &search);
+
+} // namespace llmptx
+
+#endif // LLMPTX_LIB_PIPELINE_EXECUTIONVERIFIER_H
