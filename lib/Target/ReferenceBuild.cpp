@@ -1,7 +1,8 @@
 //===- ReferenceBuild.cpp - The conventional NVVM/NVPTX build ---*- C++ -*-===//
 //
-// One NVVM serialization yields the reference PTX and, through the target
-// options' callbacks, the optimized LLVM IR it came from.
+// One NVVM serialization in assembly mode yields the reference PTX. The
+// prompt shows the kernel as written (llmgen-record-kernels), so no LLVM IR
+// is kept.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- ReferenceBuild.h - The conventional NVVM/NVPTX build -----*- C++ -*-===//
 //
 // Serializes a lowered `gpu.module` through `#nvvm.target`: the reference PTX
-// every LLM candidate is checked against, and the LLVM IR it came from.
+// every LLM candidate is checked against.
 //
 //===----------------------------------------------------------------------===//
 
