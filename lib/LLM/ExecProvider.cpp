@@ -6,6 +6,9 @@
 // timeout is enforced by a watchdog thread rather than sys::Wait's alarm(2),
 // which is process-wide and unsafe with several calls in flight.
 // Non-zero exits are not retried: the command may itself be costly.
+// An interrupted compiler (SIGINT, SIGTERM, SIGHUP) takes its commands with
+// it: their process groups are killed from LLVM's interrupt handler, and
+// the request and answer files (created 0600) are removed by it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +24,13 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -52,32 +59,82 @@ std::string stderrTail(StringRef text, size_t bytes) {
          std::to_string(text.size()) + " bytes):\n" + tail.str();
 }
 
+/// The process groups of the commands running now, for the interrupt
+/// handler: a fixed table of atomics, which a signal handler may read.
+class RunningCommands {
+public:
+  /// Remembers `pid` (a process group leader); false when the table is full
+  /// (the command then runs untracked).
+  static bool add(pid_t pid) {
+    installHandler();
+    for (std::atomic<pid_t> &slot : slots) {
+      pid_t empty = 0;
+      if (slot.compare_exchange_strong(empty, pid))
+        return true;
+    }
+    return false;
+  }
+  static void remove(pid_t pid) {
+    for (std::atomic<pid_t> &slot : slots) {
+      pid_t expected = pid;
+      if (slot.compare_exchange_strong(expected, 0))
+        return;
+    }
+  }
+
+private:
+  /// Kills every running command's group, then ends the process: LLVM has
+  /// already removed the files registered with RemoveFileOnSignal and put
+  /// the default actions back, so the raise is a plain termination.
+  static void interrupted() {
+    for (std::atomic<pid_t> &slot : slots)
+      if (pid_t pid = slot.load())
+        ::kill(-pid, SIGKILL);
+    ::raise(SIGTERM);
+  }
+  static void installHandler() {
+    static std::once_flag once;
+    std::call_once(once, [] { sys::SetInterruptFunction(interrupted); });
+  }
+  static inline std::array<std::atomic<pid_t>, 256> slots{};
+};
+
 /// The three files a command talks through (the request on stdin, stdout,
-/// stderr); they are removed with this object.
+/// stderr), created 0600; they are removed with this object, or by LLVM's
+/// signal handler when the process is interrupted.
 struct CommandFiles {
   SmallString<128> in, out, err;
-  FileRemover inRemover, outRemover, errRemover;
+
+  ~CommandFiles() {
+    for (SmallString<128> *path : {&in, &out, &err})
+      if (!path->empty()) {
+        sys::fs::remove(*path);
+        sys::DontRemoveFileOnSignal(*path);
+      }
+  }
 
   /// Creates the files and writes `input` to the first; the reason when one
   /// cannot be created.
   std::optional<std::string> create(StringRef input) {
-    int inFd;
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("llmptx-exec-in", "json", inFd, in))
-      return ec.message();
-    inRemover.setFile(in);
-    {
-      raw_fd_ostream os(inFd, /*shouldClose=*/true);
-      os << input;
+    for (auto [path, prefix] :
+         {std::pair(&in, "llmptx-exec-in"), std::pair(&out, "llmptx-exec-out"),
+          std::pair(&err, "llmptx-exec-err")}) {
+      // The request and the answer are the user's code: readable by the
+      // user alone.
+      SmallString<128> model, created;
+      sys::path::system_temp_directory(/*ErasedOnReboot=*/true, model);
+      sys::path::append(model, Twine(prefix) + "-%%%%%%%%.txt");
+      int fd;
+      if (std::error_code ec = sys::fs::createUniqueFile(
+              model, fd, created, sys::fs::OF_None,
+              sys::fs::owner_read | sys::fs::owner_write))
+        return ec.message();
+      *path = created;
+      sys::RemoveFileOnSignal(*path);
+      raw_fd_ostream os(fd, /*shouldClose=*/true);
+      if (path == &in)
+        os << input;
     }
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("llmptx-exec-out", "txt", out))
-      return ec.message();
-    outRemover.setFile(out);
-    if (std::error_code ec =
-            sys::fs::createTemporaryFile("llmptx-exec-err", "txt", err))
-      return ec.message();
-    errRemover.setFile(err);
     return std::nullopt;
   }
 };
@@ -156,7 +213,10 @@ private:
       gate.release();
       return "cannot run /bin/sh: " + errorMessage;
     }
+    bool tracked = RunningCommands::add(process.Pid);
     commandExit = waitWithDeadline(process);
+    if (tracked)
+      RunningCommands::remove(process.Pid);
     gate.release();
     return std::nullopt;
   }

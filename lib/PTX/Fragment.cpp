@@ -69,6 +69,17 @@ bool llmptx::ptx::fragmentRunsOn(const Fragment &fragment, StringRef chip) {
          is_contained(fragment.chips, chip.drop_back().str());
 }
 
+/// "8.0" as major*10+minor (80); nothing unless it is a PTX ISA version
+/// (one or two digits, a dot, one digit), so no header wraps or reads as 0.
+static std::optional<unsigned> isaNumber(StringRef text) {
+  auto [major, minor] = text.split('.');
+  unsigned a = 0, b = 0;
+  if (major.empty() || major.size() > 2 || minor.size() != 1 ||
+      major.getAsInteger(10, a) || minor.getAsInteger(10, b))
+    return std::nullopt;
+  return a * 10 + b;
+}
+
 Expected<Fragment> llmptx::ptx::parseFragment(StringRef text, StringRef path) {
   Fragment fragment;
   SmallVector<StringRef, 0> lines;
@@ -95,6 +106,12 @@ Expected<Fragment> llmptx::ptx::parseFragment(StringRef text, StringRef path) {
                             .Case("adapt", &fragment.adapt)
                             .Case("proof", &fragment.proof)
                             .Default(nullptr);
+    if (key == "ptx" && !isaNumber(value))
+      return createStringError(
+          formatv("{0}: ptx: expected a PTX ISA version such as 8.0, got "
+                  "'{1}'",
+                  where, value)
+              .str());
     if (slot) {
       *slot = value.str();
     } else if (key == "requires") {
@@ -238,15 +255,6 @@ llmptx::ptx::unmetRequirement(const FragmentRequirement &requirement,
   return std::nullopt;
 }
 
-/// "8.0" as major*10+minor (80); 0 when unreadable.
-static unsigned isaNumber(StringRef text) {
-  auto [major, minor] = text.split('.');
-  unsigned a = 0, b = 0;
-  if (major.getAsInteger(10, a) || minor.getAsInteger(10, b))
-    return 0;
-  return a * 10 + b;
-}
-
 std::vector<Diagnostic>
 llmptx::ptx::checkFragmentUses(const Module &module,
                                const std::vector<Fragment> &fragments,
@@ -276,7 +284,9 @@ llmptx::ptx::checkFragmentUses(const Module &module,
           formatv("fragment '{0}' is proven for {1}, the module targets {2}",
                   fragment.name, join(fragment.chips, ", "), chip)
               .str()));
-    unsigned needed = isaNumber(fragment.ptxIsa);
+    // parseFragment refuses a header that is not a version; a fragment
+    // without one needs nothing.
+    unsigned needed = isaNumber(fragment.ptxIsa).value_or(0);
     if (needed && module.hasVersion() && module.version() < needed)
       diagnostics.push_back(makeDiagnostic(
           Severity::Error, at, "fragment-ptx-isa",

@@ -128,6 +128,25 @@ checkThreadDirectives(llvm::StringRef ptxText, llvm::StringRef entry,
   return problems;
 }
 
+/// Every block the kernel is known to be launched with when its launch is
+/// fixed: its known_block_size, the harness's block and the host's constant
+/// launch (a kernel set's fixed launch is both), each once.
+static std::vector<std::array<int64_t, 3>>
+fixedBlocks(const KernelDescription &kernel) {
+  std::vector<std::array<int64_t, 3>> blocks;
+  auto add = [&](const std::array<int64_t, 3> &block) {
+    if (block[0] > 0 && block[1] > 0 && block[2] > 0 &&
+        !llvm::is_contained(blocks, block))
+      blocks.push_back(block);
+  };
+  add(kernel.blockSize);
+  if (kernel.harness)
+    add(kernel.harness->block);
+  if (kernel.hostLaunch)
+    add(kernel.hostLaunch->block);
+  return blocks;
+}
+
 /// Takes the launch configuration an answer chose, when the kernel's launch
 /// is free and the configuration is valid; otherwise the diagnostics say
 /// why.
@@ -178,6 +197,11 @@ static Validation checkAnswer(const KernelDescription &kernel,
         checkThreadDirectives(ptxText, kernel.name,
                               candidate.launch ? candidate.launch->block
                                                : kernel.launch.original.block);
+  else if (problems.empty())
+    for (const std::array<int64_t, 3> &block : fixedBlocks(kernel))
+      for (std::string &problem :
+           checkThreadDirectives(ptxText, kernel.name, block))
+        problems.push_back(std::move(problem));
   if (!problems.empty())
     return {AttemptStatus::LaunchError, std::move(problems)};
   return validation;

@@ -28,7 +28,8 @@ static std::atomic<bool> saidNoDevice{false};
 ExecutionVerifier::ExecutionVerifier(
     const PipelineSettings &settings, llvm::StringRef setName,
     std::function<void(const llvm::Twine &)> remark)
-    : settings(settings), setName(setName.str()), remark(std::move(remark)) {
+    : settings(settings), setName(untrusted::fileNameComponent(setName.str())),
+      remark(std::move(remark)) {
   if (!writesBundles())
     return;
   if (!settings.emitBundles.empty()) {
@@ -57,8 +58,9 @@ ExecutionVerifier::writeBundle(const runtime::VerificationBundle &bundle,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    directoryError);
   llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, setName + "." + bundle.kernel + suffix.str() +
-                                    ".bundle.json");
+  llvm::sys::path::append(
+      path, setName + "." + untrusted::fileNameComponent(bundle.kernel) +
+                suffix.str() + ".bundle.json");
   if (auto problem = llmptx::untrusted::writeFileAtomically(
           path.str().str(), runtime::writeBundleJson(bundle)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -59,7 +59,8 @@ private:
 
   /// The settings; they outlive the verifier.
   const PipelineSettings &settings;
-  /// Names the bundle files: `<setName>.<kernel>.bundle.json`.
+  /// Names the bundle files: `<setName>.<kernel>.bundle.json`, each a safe
+  /// file name component (untrusted::fileNameComponent).
   std::string setName;
   std::function<void(const llvm::Twine &)> remark;
   std::string directory;

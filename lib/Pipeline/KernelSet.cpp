@@ -287,8 +287,19 @@ llvm::Expected<KernelSet> llmptx::parseKernelSet(llvm::StringRef text,
       reader.fail(top.field("name"), "must not be empty");
     if (const json::Array *kernels = reader.array(*object, "kernels", top))
       for (auto [index, kernel] : llvm::enumerate(*kernels)) {
-        set.kernels.push_back(
-            readKernel(reader, kernel, top.field("kernels").index(index)));
+        Path at = top.field("kernels").index(index);
+        set.kernels.push_back(readKernel(reader, kernel, at));
+        if (reader.failed())
+          break;
+        // Bundles, results and the report know a kernel by its name.
+        for (auto [earlier, other] : llvm::enumerate(set.kernels))
+          if (earlier + 1 < set.kernels.size() &&
+              other.name == set.kernels.back().name) {
+            reader.fail(at.field("name"), "'" + other.name +
+                                              "' is also the name of kernels[" +
+                                              llvm::Twine(earlier) + "]");
+            break;
+          }
         if (reader.failed())
           break;
       }

@@ -38,12 +38,41 @@ static std::map<std::string, ReportState> &reportStates() {
   return states;
 }
 
+/// Why the file at `path` may not be replaced by a report: it exists and is
+/// not one (a user's file, the program being compiled); empty when it may.
+static std::string refuseToReplace(const std::string &path) {
+  if (!llvm::sys::fs::exists(path))
+    return {};
+  std::string text;
+  if (auto problem = untrusted::readRegularFile(path, text))
+    return path + " exists and cannot be read as a report (" + *problem +
+           "); not replaced";
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  const llvm::json::Object *object = parsed ? parsed->getAsObject() : nullptr;
+  std::optional<llvm::StringRef> format =
+      object ? object->getString("format") : std::nullopt;
+  if (!parsed)
+    llvm::consumeError(parsed.takeError());
+  if (format && *format == "llmptx-report")
+    return {};
+  return path + " exists and is not an llmptx report; not replaced (name "
+                "a new file or an earlier report)";
+}
+
 std::string llmptx::appendToReport(llvm::StringRef path,
                                    llvm::json::Object settings,
                                    llvm::json::Object moduleRecord,
                                    llvm::json::Array kernels) {
   std::lock_guard<std::mutex> lock(reportMutex);
-  ReportState &state = reportStates()[path.str()];
+  auto [entry, first] = reportStates().try_emplace(path.str());
+  // A report replaces only an earlier report: checked before this process
+  // first writes the path (later writes replace its own).
+  if (first)
+    if (std::string refused = refuseToReplace(path.str()); !refused.empty()) {
+      reportStates().erase(entry);
+      return refused;
+    }
+  ReportState &state = entry->second;
   state.settings = std::move(settings);
   state.modules.push_back(std::move(moduleRecord));
   for (llvm::json::Value &kernel : kernels)

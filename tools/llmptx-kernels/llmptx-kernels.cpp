@@ -115,6 +115,10 @@ int main(int argc, char **argv) {
       "llmptx-kernels: the LLM path of llm-lower on kernels described in "
       "JSON\n");
 
+  // Nothing a run reads is written over by it.
+  if (untrusted::isSameFile(setPath, outputPath))
+    return usageError("-o " + outputPath + " is the kernel set itself; " +
+                      "name another file");
   std::string text;
   if (auto problem = untrusted::readRegularFile(setPath, text))
     return usageError(setPath + ": cannot read: " + *problem);
@@ -124,6 +128,9 @@ int main(int argc, char **argv) {
   Expected<PipelineSettings> settings = settingsFrom(lowerOptions, set->name);
   if (!settings)
     return usageError(toString(settings.takeError()));
+  if (untrusted::isSameFile(setPath, settings->report))
+    return usageError("report=" + settings->report +
+                      " is the kernel set itself; name another file");
 
   PipelineDriver driver(*settings, set->name, std::move(set->kernels),
                         diagnostics());

@@ -148,12 +148,21 @@ int parseArgs(int argc, char **argv, Options &opts) {
   return -1;
 }
 
+/// Reads FILE, or stdin for "-": a file only when it is a regular one of
+/// bounded size, so a FIFO or /dev/zero is an error, not a hang.
 bool readFile(const std::string &path, std::string &out) {
-  auto buffer = path == "-" ? llvm::MemoryBuffer::getSTDIN()
-                            : llvm::MemoryBuffer::getFile(path, true);
+  if (path != "-") {
+    if (auto problem = llmptx::untrusted::readRegularFile(path, out)) {
+      llvm::errs() << "llmptx-ptx: cannot read '" << path << "': " << *problem
+                   << "\n";
+      return false;
+    }
+    return true;
+  }
+  auto buffer = llvm::MemoryBuffer::getSTDIN();
   if (!buffer) {
-    llvm::errs() << "llmptx-ptx: cannot read '" << path
-                 << "': " << buffer.getError().message() << "\n";
+    llvm::errs() << "llmptx-ptx: cannot read stdin: "
+                 << buffer.getError().message() << "\n";
     return false;
   }
   out = (*buffer)->getBuffer().str();

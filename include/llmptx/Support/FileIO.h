@@ -133,6 +133,16 @@ writeFileAtomically(const std::string &path, std::string_view contents) {
   return std::nullopt;
 }
 
+/// Whether `output` names the file `input` names (the same device and inode:
+/// a link, a symlink or another spelling of the path counts), so a tool can
+/// refuse to write over what it reads. False when either does not exist.
+inline bool isSameFile(const std::string &input, const std::string &output) {
+  struct stat in, out;
+  if (::stat(input.c_str(), &in) != 0 || ::stat(output.c_str(), &out) != 0)
+    return false;
+  return in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+}
+
 } // namespace llmptx::untrusted
 
 #endif // LLMPTX_SUPPORT_FILEIO_H

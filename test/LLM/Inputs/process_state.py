@@ -14,10 +14,11 @@ def ended(pid):
     return state in ("Z", "X")
 
 
-pid = int(open(sys.argv[1]).read())
-for _ in range(20):
-    if ended(pid):
-        print("ended")
-        sys.exit(0)
-    time.sleep(0.1)
-print("running")
+if __name__ == "__main__":
+    pid = int(open(sys.argv[1]).read())
+    for _ in range(20):
+        if ended(pid):
+            print("ended")
+            sys.exit(0)
+        time.sleep(0.1)
+    print("running")
