@@ -13,6 +13,8 @@
 #include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/Runtime/CudaToolkit.h"
 
+#include "LimitedChild.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -29,8 +31,6 @@
 #include <fcntl.h>
 #include <map>
 #include <mutex>
-#include <poll.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -301,166 +301,42 @@ NvJitLinkOutput runNvJitLink(const NvJitLinkApi &api,
   return output;
 }
 
-bool writeAll(int fd, const void *data, size_t size) {
-  const char *bytes = static_cast<const char *>(data);
-  while (size > 0) {
-    ssize_t put = ::write(fd, bytes, size);
-    if (put < 0 && errno == EINTR)
-      continue;
-    if (put <= 0)
-      return false;
-    bytes += put;
-    size -= static_cast<size_t>(put);
-  }
+/// The child's message: status, created, then the three logs/bytes.
+std::string packOutput(const NvJitLinkOutput &output) {
+  return packFields({std::to_string(output.status),
+                     output.created ? "1" : "0", output.info, output.errors,
+                     output.cubin});
+}
+
+bool unpackOutput(StringRef message, NvJitLinkOutput &output) {
+  std::vector<std::string> fields;
+  if (!unpackFields(message, 5, fields) ||
+      StringRef(fields[0]).getAsInteger(10, output.status))
+    return false;
+  output.created = fields[1] == "1";
+  output.info = std::move(fields[2]);
+  output.errors = std::move(fields[3]);
+  output.cubin = std::move(fields[4]);
   return true;
 }
 
-/// The child's message: status, created, then the three strings, each
-/// length-prefixed.
-bool sendOutput(int fd, const NvJitLinkOutput &output) {
-  int32_t header[2] = {output.status, output.created ? 1 : 0};
-  if (!writeAll(fd, header, sizeof header))
-    return false;
-  for (const std::string *text :
-       {&output.info, &output.errors, &output.cubin}) {
-    uint64_t size = text->size();
-    if (!writeAll(fd, &size, sizeof size) ||
-        !writeAll(fd, text->data(), text->size()))
-      return false;
-  }
-  return true;
-}
-
-bool receiveOutput(StringRef message, NvJitLinkOutput &output) {
-  int32_t header[2];
-  if (message.size() < sizeof header)
-    return false;
-  std::memcpy(header, message.data(), sizeof header);
-  message = message.drop_front(sizeof header);
-  output.status = header[0];
-  output.created = header[1] != 0;
-  for (std::string *text : {&output.info, &output.errors, &output.cubin}) {
-    uint64_t size;
-    if (message.size() < sizeof size)
-      return false;
-    std::memcpy(&size, message.data(), sizeof size);
-    message = message.drop_front(sizeof size);
-    if (message.size() < size)
-      return false;
-    *text = message.take_front(size).str();
-    message = message.drop_front(size);
-  }
-  return message.empty();
-}
-
-/// The child's address space limit: what it inherits plus `extraBytes`.
-void limitAddressSpace(uint64_t extraBytes) {
-  unsigned long pages = 0;
-  if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(statm, "%lu", &pages) != 1)
-      pages = 0;
-    std::fclose(statm);
-  }
-  uint64_t current = static_cast<uint64_t>(pages) * ::sysconf(_SC_PAGESIZE);
-  struct rlimit limit;
-  limit.rlim_cur = limit.rlim_max = current + extraBytes;
-  ::setrlimit(RLIMIT_AS, &limit);
-}
-
-/// Runs nvJitLink in a forked child with the options' time and memory
-/// limits. A crash, a deadlock or a memory storm in nvJitLink ends the
-/// child, and becomes a "compile-tool" diagnostic here.
+/// Runs nvJitLink in a limited child (LimitedChild.h). A crash, a deadlock
+/// or a memory storm in nvJitLink ends the child, and becomes a
+/// "compile-tool" diagnostic here.
 void compileInChild(const NvJitLinkApi &api,
                     const std::vector<std::string> &args, StringRef ptx,
                     const CompileOptions &options, CompileResult &result,
                     NvJitLinkOutput &output) {
   std::string text = ptx.str();
-  auto cannotStart = [&] {
-    result.diagnostics.push_back(
-        toolError("cannot start nvJitLink's child process: " +
-                  std::string(std::strerror(errno))));
-  };
-  int pipeFds[2];
-  if (::pipe(pipeFds) != 0)
-    return cannotStart();
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    cannotStart();
-    ::close(pipeFds[0]);
-    ::close(pipeFds[1]);
-    return;
-  }
-  if (pid == 0) {
-    // The child: the parent's crash handlers (LLVM's print a stack trace,
-    // which can deadlock on a heap nvJitLink corrupted) are not wanted.
-    for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
-      std::signal(signal, SIG_DFL);
-    ::close(pipeFds[0]);
-    // What glibc prints as it aborts on a corrupted heap is not the
-    // compiler's output; the diagnostic says that nvJitLink crashed.
-    int devNull = ::open("/dev/null", O_WRONLY);
-    if (devNull >= 0)
-      ::dup2(devNull, STDERR_FILENO);
-    if (options.memoryLimitMB)
-      limitAddressSpace(static_cast<uint64_t>(options.memoryLimitMB) << 20);
-    NvJitLinkOutput produced = runNvJitLink(api, args, text);
-    ::_exit(sendOutput(pipeFds[1], produced) ? 0 : 1);
-  }
-  ::close(pipeFds[1]);
-  auto deadline =
-      std::chrono::steady_clock::now() +
-      std::chrono::seconds(options.timeoutSeconds ? options.timeoutSeconds
-                                                  : 24 * 3600);
-  std::string message;
-  bool timedOut = false;
-  char chunk[1 << 16];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    deadline - std::chrono::steady_clock::now())
-                    .count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    struct pollfd poll = {pipeFds[0], POLLIN, 0};
-    int ready =
-        ::poll(&poll, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno != EINTR)
-      break;
-    if (ready <= 0)
-      continue;
-    ssize_t got = ::read(pipeFds[0], chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      break;
-    message.append(chunk, static_cast<size_t>(got));
-  }
-  ::close(pipeFds[0]);
-  if (timedOut)
-    ::kill(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timedOut) {
-    result.diagnostics.push_back(
-        toolError("nvJitLink did not finish within " +
-                  std::to_string(options.timeoutSeconds) + " s; killed"));
-    return;
-  }
-  if (WIFSIGNALED(status)) {
-    result.diagnostics.push_back(toolError(
-        "nvJitLink crashed (" + std::string(strsignal(WTERMSIG(status))) + ")" +
-        (WTERMSIG(status) == SIGKILL || WTERMSIG(status) == SIGSEGV
-             ? "; it may have run out of its " +
-                   std::to_string(options.memoryLimitMB) + " MiB"
-             : std::string())));
-    return;
-  }
-  if (!receiveOutput(message, output))
-    result.diagnostics.push_back(toolError(
-        "nvJitLink's child process ended without a result (exit status " +
-        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")"));
+  ChildRun run = runInLimitedChild(
+      [&] { return packOutput(runNvJitLink(api, args, text)); },
+      options.timeoutSeconds, options.memoryLimitMB);
+  std::string failure = run.failure("nvJitLink", options.timeoutSeconds,
+                                    options.memoryLimitMB);
+  if (failure.empty() && !unpackOutput(run.message, output))
+    failure = "nvJitLink's child process ended without a whole result";
+  if (!failure.empty())
+    result.diagnostics.push_back(toolError(std::move(failure)));
 }
 
 bool compileWithNvJitLink(StringRef ptx, StringRef chip,
