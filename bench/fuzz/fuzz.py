@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz driver: no untrusted input may crash or hang the llmptx tools.
 
-  python3 bench/fuzz/fuzz.py --build build [--cases 1000] [--seed 1] [--jobs 2]
+  build/venv/bin/python3 bench/fuzz/fuzz.py [--build build] [--cases 1000] [--seed 1] [--jobs 2]
       [--family expressions,launch,cache,bundles] [--keep DIR] [--timeout 20]
 
 Families (each --cases generated inputs, through the real tools, no GPU needed):
@@ -42,6 +42,8 @@ Case i of a family is the same for a --seed whatever --cases, --family, --jobs.
 """
 import argparse, concurrent.futures, functools, glob, hashlib, json, math, os, random, re
 import resource, shlex, shutil, signal, subprocess, sys, threading, time
+
+from llmptx.tools import ToolNotFound, build_bin, find_tool
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNTIME_INPUTS = os.path.join(REPO, "test", "Inputs", "runtime")
@@ -542,10 +544,11 @@ class Fuzzer:
 
 def setup(args):
     """The tools, the base bundles, the launch answer's PTX and a pristine cache entry."""
-    bin_dir = os.path.join(os.path.abspath(args.build), "bin")
-    ctx = {t: os.path.join(bin_dir, "llmptx-" + t) for t in ("runner", "opt", "llm")}
-    if not all(os.access(tool, os.X_OK) for tool in ctx.values()):
-        sys.exit("fuzz.py: %s lacks llmptx-runner, llmptx-opt or llmptx-llm" % bin_dir)
+    try:  # the build's tools, found as every script finds them (llmptx.tools)
+        ctx = {t: os.path.abspath(find_tool("llmptx-" + t, build_bin(args.build)))
+               for t in ("runner", "opt", "llm")}
+    except ToolNotFound as error:
+        sys.exit("fuzz.py: %s" % error)
     def resolve(v):  # as test/Inputs/runtime/mkbundle.py does
         if isinstance(v, (dict, list)):
             return {k: resolve(x) for k, x in v.items()} if isinstance(v, dict) else [resolve(x) for x in v]
@@ -576,7 +579,7 @@ def setup(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default="build")
+    parser.add_argument("--build", help="the build directory (default: the tools on PATH, else build/bin of the checkout)")
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--family", default=",".join(FAMILIES))

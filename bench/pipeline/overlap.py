@@ -7,8 +7,13 @@ runs `llmptx-opt --llm-lower` with `samples=S`, and prints the wall time of
 the run against the sum of the model-call latencies in its report. A ratio
 well below 1 means the calls ran concurrently.
 
-    python3 bench/pipeline/overlap.py --llmptx-opt build/bin/llmptx-opt \
-        --kernels 4 --samples 4 --delay 0.5
+    build/venv/bin/python3 bench/pipeline/overlap.py --kernels 4 \
+        --samples 4 --delay 0.5
+
+It runs on a Python with the llmptx package (the build's virtual
+environment, docs/python.md): the scripted model is
+llmptx.testing.scripted_model, and llmptx-opt is found as every script finds
+a tool of the build (llmptx.tools), unless --llmptx-opt names one.
 """
 
 import argparse
@@ -19,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from llmptx.tools import find_tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -48,13 +55,14 @@ KERNEL = '''
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--llmptx-opt', default=os.path.join(
-        ROOT, 'build', 'bin', 'llmptx-opt'))
+    parser.add_argument('--llmptx-opt', help='the llmptx-opt to run (a path '
+                        'or a command on PATH)')
     parser.add_argument('--kernels', type=int, default=4)
     parser.add_argument('--samples', type=int, default=4)
     parser.add_argument('--delay', type=float, default=0.5)
     parser.add_argument('--jobs', type=int, default=0)
     args = parser.parse_args()
+    opt = find_tool('llmptx-opt', explicit=args.llmptx_opt)
 
     work = tempfile.mkdtemp(prefix='llmptx-overlap-')
     try:
@@ -75,14 +83,13 @@ def main():
 
         report = os.path.join(work, 'report.json')
         env = dict(os.environ)
-        env['PYTHONPATH'] = os.path.join(ROOT, 'python')
         env['LLMPTX_EXEC_COMMAND'] = (
-            '%s -m llmptx.scripted_model --answers %s --delay %g' %
+            '%s -m llmptx.testing.scripted_model --answers %s --delay %g' %
             (sys.executable, answers, args.delay))
         env['LLMPTX_PROGRESS'] = '0'
         options = ('provider=exec cache=off select=llm repairs=0 samples=%d '
                    'jobs=%d report=%s' % (args.samples, args.jobs, report))
-        command = [args.llmptx_opt, module, '--llm-lower=' + options,
+        command = [opt, module, '--llm-lower=' + options,
                    '-o', os.path.join(work, 'out.mlir')]
         start = time.monotonic()
         run = subprocess.run(command, env=env, capture_output=True, text=True)

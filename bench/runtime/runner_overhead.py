@@ -3,6 +3,10 @@
 
   runner_overhead.py [--runner PATH] [--repeats N] [--json FILE]
 
+(on a Python with the llmptx package, docs/python.md: the runner is found as
+every script finds a tool of the build, llmptx.tools, unless --runner names
+one)
+
 Measures, with the bundles of test/Inputs/runtime:
   1. `llmptx-runner --probe`: loading and initialising the driver.
   2. A one-entry bundle (vadd, N=1, one candidate, --no-timing): the fixed
@@ -21,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from llmptx.tools import find_tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -50,12 +56,12 @@ def timed(command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runner", default=os.path.join(
-        ROOT, "build", "bin", "llmptx-runner"))
+    parser.add_argument("--runner", help="the llmptx-runner to time (a path "
+                        "or a command on PATH)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json")
     args = parser.parse_args()
-    runner = args.runner
+    runner = find_tool("llmptx-runner", explicit=args.runner)
     numbers = {}
     with tempfile.TemporaryDirectory() as folder:
         scalar = [{"name": "scalar", "entry": "vadd",

@@ -1,23 +1,26 @@
 """The library of proven PTX fragments (fragments/, format in
 fragments/FORMAT.md).
 
-    python3 -m llmptx.fragments check [FILE...]   every field, the text in
-                                                  its proof, the proof
-                                                  assembling for each chip
-    python3 -m llmptx.fragments list              one line per fragment
-    python3 -m llmptx.fragments select --chip sm_90 WORD...
-                                                  the fragments whose ops
-                                                  name any WORD
-    python3 -m llmptx.fragments bundle KERNEL [--chip sm_90]
-                                                  the verification bundle
-                                                  of a proof kernel of its
-                                                  own (fragments/proofs)
+    llmptx-fragments check [FILE...]   every field, the text in its proof,
+                                       the proof assembling for each chip
+    llmptx-fragments list              one line per fragment
+    llmptx-fragments select --chip sm_90 WORD...
+                                       the fragments whose ops name any WORD
+    llmptx-fragments bundle KERNEL [--chip sm_90]
+                                       the verification bundle of a proof
+                                       kernel of its own (fragments/proofs)
+
+(`python3 -m llmptx.fragments` is the same command.) The library is the
+checkout's (tools.source_root): the one this package is installed from, or
+the one the command runs in.
 
 A fragment is only ever text that ran: its PTX lines are a contiguous run of
 an answer that was verified on an H200 (a suite kernel's, docs/suite, or a
 proof kernel's of its own, fragments/proofs), and `check` refuses one that
 is not.
 """
+
+from __future__ import annotations
 
 import argparse
 import glob
@@ -27,11 +30,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import List, Optional, Set
 
 from llmptx.suite import bundles, export
+from llmptx.tools import ToolNotFound, find_tool, source_root
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+ROOT = source_root() or os.curdir
 FRAGMENTS = os.path.join(ROOT, 'fragments')
 ANSWERS = os.path.join(ROOT, 'docs', 'suite', 'answers')
 
@@ -48,7 +52,7 @@ CHIPS = re.compile(r'^sm_[0-9]{2}a?$')
 
 
 class Fragment:
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         self.fields = {}
         self.lines = []
@@ -77,22 +81,22 @@ class Fragment:
             self.lines.pop()
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.fields.get('name', '')
 
-    def ops(self):
+    def ops(self) -> Set[str]:
         return set(re.split(r'[\s,]+', self.fields.get('ops', ''))) - {''}
 
-    def chips(self):
+    def chips(self) -> List[str]:
         return [c.strip() for c in self.fields.get('chips', '').split(',')
                 if c.strip()]
 
-    def proof_kernel(self):
+    def proof_kernel(self) -> str:
         return self.fields.get('proof', '').split()[0] \
             if self.fields.get('proof') else ''
 
 
-def answer_ptx(kernel):
+def answer_ptx(kernel: str) -> Optional[str]:
     """The PTX module of a suite answer: its ```ptx block, else (an answer
     that is the bare module) from `.version` to a closing fence; None when
     there is neither."""
@@ -108,7 +112,7 @@ def answer_ptx(kernel):
     return match.group(1) if match else None
 
 
-def contains_run(haystack_lines, needle_lines):
+def contains_run(haystack_lines: List[str], needle_lines: List[str]) -> bool:
     """Whether `needle_lines` occur contiguously in `haystack_lines`,
     comparing each line without its surrounding whitespace."""
     hay = [line.strip() for line in haystack_lines]
@@ -121,7 +125,7 @@ def contains_run(haystack_lines, needle_lines):
     return False
 
 
-def assemble(ptx, chip, tool):
+def assemble(ptx: str, chip: str, tool: str) -> str:
     """The retargeted module through `llmptx-ptx check`; '' when it
     assembles, else the first error."""
     retargeted = re.sub(r'^\s*\.target\s+\S+', '.target ' + chip, ptx,
@@ -141,7 +145,8 @@ def assemble(ptx, chip, tool):
     return (errors or result.stdout.splitlines() or ['failed'])[0]
 
 
-def used_in_proof(fragment, proof, kernel, tool):
+def used_in_proof(fragment: Fragment, proof: str, kernel: str,
+                  tool: str) -> List[str]:
     """`llmptx-ptx fragments` on the proof's module with the proof's
     bundle: the fragment must be found there (the use check recognises it)
     and its requirements must hold for the proof's stated facts. The
@@ -171,7 +176,7 @@ def used_in_proof(fragment, proof, kernel, tool):
     return problems
 
 
-def check(fragment, tool):
+def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
     """The problems of one fragment (empty: it is sound)."""
     problems = list(fragment.problems)
     for key in FIELDS:
@@ -217,7 +222,7 @@ def check(fragment, tool):
     return problems
 
 
-def make_bundle(kernel, chip, opt, outdir=PROOFS):
+def make_bundle(kernel: str, chip: str, opt: str, outdir: str = PROOFS) -> str:
     """Writes OUTDIR/KERNEL.bundle.json: the bundle llm-lower builds
     (verify=exec, emit-bundles) for fragments/proofs/KERNEL.mlir with
     fragments/proofs/KERNEL.txt as the candidate, byte for byte as llm-lower
@@ -238,40 +243,48 @@ def make_bundle(kernel, chip, opt, outdir=PROOFS):
     return target
 
 
-def load(paths):
+def load(paths: List[str]) -> List[Fragment]:
     if not paths:
         paths = sorted(glob.glob(os.path.join(FRAGMENTS, '*.ptx')))
     return [Fragment(path) for path in paths]
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest='command', required=True)
     checking = commands.add_parser('check')
     checking.add_argument('files', nargs='*')
-    checking.add_argument('--ptx-tool', default=shutil.which('llmptx-ptx'),
+    checking.add_argument('--ptx-tool',
                           help='llmptx-ptx, to assemble each proof (default: '
-                               'PATH; skipped when absent)')
+                               'the build\'s, tools.find_tool; skipped when '
+                               'absent)')
     commands.add_parser('list')
     bundling = commands.add_parser('bundle')
     bundling.add_argument('kernel')
     bundling.add_argument('--chip', default='sm_90')
-    bundling.add_argument('--opt', default=shutil.which('llmptx-opt'),
-                          help='llmptx-opt (default: PATH)')
+    bundling.add_argument('--opt', help='llmptx-opt (default: the build\'s, '
+                          'tools.find_tool)')
     bundling.add_argument('--out', default=PROOFS,
                           help='where to write it (default: fragments/proofs)')
     selecting = commands.add_parser('select')
     selecting.add_argument('--chip', default='sm_90')
     selecting.add_argument('words', nargs='+')
     args = parser.parse_args(argv)
+    if source_root() is None:
+        print('fragments: no llmptx checkout here: run from one',
+              file=sys.stderr)
+        return 2
 
     if args.command == 'check':
         fragments = load(args.files)
         failed = 0
-        if not args.ptx_tool:
+        try:
+            ptx_tool = find_tool('llmptx-ptx', explicit=args.ptx_tool)
+        except ToolNotFound:
+            ptx_tool = None
             print('fragments: llmptx-ptx not found: proofs not assembled')
         for fragment in fragments:
-            problems = check(fragment, args.ptx_tool)
+            problems = check(fragment, ptx_tool)
             status = 'ok' if not problems else 'FAILED'
             print('%s: %s' % (fragment.path, status))
             for problem in problems:
@@ -280,11 +293,13 @@ def main(argv=None):
         print('%d fragment(s), %d failed' % (len(fragments), failed))
         return 1 if failed or not fragments else 0
     if args.command == 'bundle':
-        if not args.opt:
-            print('fragments: llmptx-opt not found (--opt)', file=sys.stderr)
+        try:
+            opt = find_tool('llmptx-opt', explicit=args.opt)
+        except ToolNotFound as error:
+            print('fragments: %s (--opt)' % error, file=sys.stderr)
             return 2
         try:
-            print(make_bundle(args.kernel, args.chip, args.opt, args.out))
+            print(make_bundle(args.kernel, args.chip, opt, args.out))
         except RuntimeError as problem:
             print(problem, file=sys.stderr)
             return 1

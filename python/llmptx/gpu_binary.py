@@ -3,22 +3,29 @@
 Tests and users use it to take the PTX (or cubin) of an object out of the
 output of `llmptx-opt --llm-lower`, e.g. to feed it to ptxas:
 
-    python -m llmptx.gpu_binary out.mlir --binary kernels --object 0 -o k.ptx
-    python -m llmptx.gpu_binary out.mlir --list
+    llmptx-gpu-binary out.mlir --binary kernels --object 0 -o k.ptx
+    llmptx-gpu-binary out.mlir --list
+
+(`python -m llmptx.gpu_binary` is the same command.)
 
 Only the standard library is used; the MLIR is scanned, not parsed, which is
 enough for the printed form of `gpu.binary` that MLIR emits.
 """
 
+from __future__ import annotations
+
 import argparse
 import re
 import sys
+from typing import Iterator, List, Optional, Tuple
+
+from llmptx.mlir_text import closing_bracket
 
 _BINARY = re.compile(r'gpu\.binary\s+@([\w$.]+)\s*(<[^>]*>)?\s*\[')
 _OBJECT_START = '#gpu.object<'
 
 
-def _unescape(body):
+def _unescape(body: str) -> bytes:
     """Decodes an MLIR string literal body (\\XX hex escapes) into bytes."""
     out = bytearray()
     i = 0
@@ -39,43 +46,15 @@ def _unescape(body):
     return bytes(out)
 
 
-def _read_string(text, start):
-    """Returns (body, end) of the string literal whose quote is at start."""
-    assert text[start] == '"'
-    i = start + 1
-    while text[i] != '"':
-        i += 2 if text[i] == '\\' else 1
-    return text[start + 1:i], i + 1
-
-
-def _matching(text, start, open_ch, close_ch):
-    """Index just past the bracket that closes the one at start."""
-    depth = 0
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            _, i = _read_string(text, i)
-            continue
-        if ch == open_ch:
-            depth += 1
-        elif ch == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ValueError('unbalanced %s%s' % (open_ch, close_ch))
-
-
-def parse_objects(text):
+def parse_objects(text: str) -> Iterator[Tuple[str, int, str, bytes]]:
     """Yields (binary_name, index, header, payload_bytes) for every object."""
     for match in _BINARY.finditer(text):
         list_start = match.end() - 1
-        list_end = _matching(text, list_start, '[', ']')
+        list_end = closing_bracket(text, list_start)
         index = 0
         pos = text.find(_OBJECT_START, list_start, list_end)
         while pos != -1:
-            end = _matching(text, pos + len('#gpu.object'), '<', '>')
+            end = closing_bracket(text, pos + len('#gpu.object'))
             obj = text[pos:end]
             # The payload is the last string literal of the object. MLIR
             # prints a quote inside a string as \22, so raw quotes are always
@@ -89,7 +68,7 @@ def parse_objects(text):
             pos = text.find(_OBJECT_START, end, list_end)
 
 
-def summarize(header, payload):
+def summarize(header: str, payload: bytes) -> str:
     """slot=..., source=..., bytes, and kernel=source pairs of an object."""
     def prop(key):
         match = re.search(r'\b%s = "([^"]*)"' % re.escape(key), header)
@@ -100,12 +79,12 @@ def summarize(header, payload):
     start = header.find('llmgen.kernels = {')
     if start != -1:
         brace = header.index('{', start)
-        table = header[brace + 1:_matching(header, brace, '{', '}') - 1]
+        table = header[brace + 1:closing_bracket(header, brace) - 1]
     kernels = []
     for entry in re.finditer(r'(\w+) = \{', table):
         if kernels and entry.start() < kernels[-1][-1]:
             continue  # inside the previous entry (its launch record)
-        end = _matching(table, entry.end() - 1, '{', '}')
+        end = closing_bracket(table, entry.end() - 1)
         body = table[entry.end():end - 1]
         candidate = re.search(r'\bcandidate = "(\w+)"', body)
         source = re.search(r'\bsource = "(\w+)"', body)
@@ -129,7 +108,7 @@ def summarize(header, payload):
     return ' '.join(parts)
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('input', help='MLIR file ("-" for stdin)')
     parser.add_argument('--binary', help='name of the gpu.binary (default: '

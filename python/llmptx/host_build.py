@@ -8,7 +8,9 @@ compiled to an object, and linked with a C (or C++) driver that calls the
 program's `_mlir_ciface_*` functions and with libllmptx_gpu_runtime.so, which
 implements the `mgpu*` functions on the CUDA driver:
 
-    python3 -m llmptx.host_build out.mlir --driver main.c -o prog [--object 1]
+    llmptx-host-build out.mlir --driver main.c -o prog [--object 1]
+
+(`python3 -m llmptx.host_build` is the same command.)
 
 Without --driver the program is its own: it defines `func.func @main()`
 (no arguments, no results), as MLIR's GPU integration tests do, and the
@@ -19,6 +21,8 @@ is copied next to it, so the two can be copied together to a GPU machine
 that has only the NVIDIA driver. Only the standard library is used.
 """
 
+from __future__ import annotations
+
 import argparse
 import filecmp
 import os
@@ -27,11 +31,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from llmptx.mlir_text import UnbalancedText, closing_bracket, skip_string
+from llmptx.tools import ToolNotFound, find_llvm_tool, find_tool
 
 RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
-# The source tree this file lies in (python/llmptx/..).
-_SOURCE_ROOT = os.path.normpath(os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 
 # Host lowering for MLIR 22, run by llmptx-opt (MLIR 22's passes and the
 # project's own). gpu-to-llvm lowers gpu.alloc/memcpy/memset/dealloc only
@@ -47,7 +52,7 @@ _SOURCE_ROOT = os.path.normpath(os.path.join(
 # inside them are lowered where they stand and the outlined coroutines must
 # not meet gpu-to-llvm's function conversion, and before convert-scf-to-cf,
 # as an async.execute region must stay one block.
-def host_pipeline(bare_pointers=False):
+def host_pipeline(bare_pointers: bool = False) -> str:
     """The pass pipeline of the host side; `bare_pointers` matches
     kernels lowered with llm-lower's bare-pointers option."""
     bare = 'true' if bare_pointers else 'false'
@@ -86,46 +91,20 @@ class BuildError(Exception):
 _BINARY = re.compile(r'\bgpu\.binary\s+@([\w$.-]+|"[^"]*")')
 
 
-def _skip_string(text, i):
-    """Index just past the string literal whose opening quote is at i."""
-    i += 1
-    while i < len(text):
-        if text[i] == '\\':
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    raise BuildError('unterminated string literal in gpu.binary')
-
-
 def _closing(text, start):
-    """Index just past the bracket that closes the one at start.
+    """closing_bracket, its failure a BuildError."""
+    try:
+        return closing_bracket(text, start)
+    except UnbalancedText as error:
+        raise BuildError(f'{error} in gpu.binary')
 
-    Strings are skipped, and the '>' of '->' (affine maps, function types)
-    closes nothing.
-    """
-    pairs = {'<': '>', '[': ']', '{': '}', '(': ')'}
-    stack = []
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            i = _skip_string(text, i)
-            continue
-        if ch in pairs:
-            stack.append(pairs[ch])
-        elif ch in '>]})':
-            if ch == '>' and i > 0 and text[i - 1] == '-':
-                i += 1
-                continue
-            if not stack or stack[-1] != ch:
-                raise BuildError(f'unbalanced {ch!r} in gpu.binary')
-            stack.pop()
-            if not stack:
-                return i + 1
-        i += 1
-    raise BuildError('unterminated gpu.binary')
+
+def _skip_string(text, start):
+    """skip_string, its failure a BuildError."""
+    try:
+        return skip_string(text, start)
+    except UnbalancedText as error:
+        raise BuildError(f'{error} in gpu.binary')
 
 
 def _count_objects(text, start, end):
@@ -145,7 +124,7 @@ def _count_objects(text, start, end):
     return count
 
 
-def select_object(text, index):
+def select_object(text: str, index: int) -> Tuple[str, List[str]]:
     """Makes every gpu.binary load object `index` (#gpu.select_object<N>).
 
     Returns the new text and the names of the binaries. A binary with fewer
@@ -201,53 +180,9 @@ def select_object(text, index):
 #===----------------------------------------------------------------------===#
 
 
-def _llvm_bindir():
-    config = shutil.which('llvm-config-22')
-    if not config:
-        return None
-    try:
-        out = subprocess.run([config, '--bindir'], capture_output=True,
-                             text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.stdout.strip() or None
-
-
-def find_tool(name, tools_dir=None):
-    """`name`-22 on PATH, or `name` in tools_dir / llvm-config-22 --bindir."""
-    if tools_dir:
-        candidate = os.path.join(tools_dir, name)
-        if os.access(candidate, os.X_OK):
-            return candidate
-        raise BuildError(f'{name} not found in --tools-dir {tools_dir}')
-    found = shutil.which(f'{name}-22')
-    if found:
-        return found
-    bindir = _llvm_bindir()
-    if bindir:
-        candidate = os.path.join(bindir, name)
-        if os.access(candidate, os.X_OK):
-            return candidate
-    raise BuildError(f'{name}-22 not found on PATH nor in llvm-config-22 '
-                     '--bindir (install mlir-22-tools and llvm-22)')
-
-
-def find_llmptx_opt():
-    """llmptx-opt: on PATH, else in the source tree's build/bin."""
-    found = shutil.which('llmptx-opt')
-    if found:
-        return found
-    candidate = os.path.join(_SOURCE_ROOT, 'build', 'bin', 'llmptx-opt')
-    if os.access(candidate, os.X_OK):
-        return candidate
-    raise BuildError('llmptx-opt not found on PATH nor in build/bin of the '
-                     'source tree (build it with ninja)')
-
-
-def find_runtime(explicit=None):
-    """libllmptx_gpu_runtime.so: --runtime, $LLMPTX_GPU_RUNTIME, the lib/
-    folder next to the bin/ of llmptx-opt on PATH, or the source tree's
-    build/lib."""
+def find_runtime(explicit: Optional[str] = None) -> str:
+    """libllmptx_gpu_runtime.so: --runtime, $LLMPTX_GPU_RUNTIME, or the lib/
+    folder next to the bin/ of the build's llmptx-opt."""
     if explicit:
         if not os.path.isfile(explicit):
             raise BuildError(f'--runtime {explicit}: no such file')
@@ -257,13 +192,13 @@ def find_runtime(explicit=None):
         if not os.path.isfile(from_env):
             raise BuildError(f'LLMPTX_GPU_RUNTIME={from_env}: no such file')
         return from_env
-    candidates = []
-    opt = shutil.which('llmptx-opt')
+    try:
+        opt = find_tool('llmptx-opt')
+    except ToolNotFound:
+        opt = None
     if opt:
-        candidates.append(os.path.join(os.path.dirname(os.path.realpath(opt)),
-                                       os.pardir, 'lib', RUNTIME_NAME))
-    candidates.append(os.path.join(_SOURCE_ROOT, 'build', 'lib', RUNTIME_NAME))
-    for candidate in candidates:
+        candidate = os.path.join(os.path.dirname(os.path.realpath(opt)),
+                                 os.pardir, 'lib', RUNTIME_NAME)
         if os.path.isfile(candidate):
             return os.path.normpath(candidate)
     raise BuildError(f'{RUNTIME_NAME} not found (build it with ninja, then '
@@ -306,7 +241,7 @@ _TRANSLATED = re.compile(r'llvm\.|gpu\.binary$|gpu\.launch_func$|'
                          r'builtin\.unrealized_conversion_cast$')
 
 
-def unlowered_operations(lowered_text):
+def unlowered_operations(lowered_text: str) -> Dict[str, Tuple[int, str]]:
     """The first line of each kind of op the pipeline could not lower."""
     found = {}
     for match in _OPERATION.finditer(lowered_text):
@@ -330,7 +265,7 @@ _MAIN_DEFINITION = re.compile(r'^\s*func\.func\s+@main\s*\(\s*\)\s*(\{|attribute
                               re.MULTILINE)
 
 
-def own_main(text):
+def own_main(text: str) -> Tuple[str, str]:
     """The text with `@main` renamed and the C main that calls it; an error
     when the program defines no `func.func @main()`."""
     if not _MAIN_DEFINITION.search(text):
@@ -343,9 +278,11 @@ def own_main(text):
     return _MAIN_SYMBOL.sub('@' + PROGRAM_MAIN, text), stub
 
 
-def build(input_path, driver, output, object_index=None, runtime=None,
-          tools_dir=None, compiler=None, link_args=(), keep_dir=None,
-          verbose=False, bare_pointers=False):
+def build(input_path: str, driver: Optional[str], output: str,
+          object_index: Optional[int] = None, runtime: Optional[str] = None,
+          tools_dir: Optional[str] = None, compiler: Optional[str] = None,
+          link_args: Sequence[str] = (), keep_dir: Optional[str] = None,
+          verbose: bool = False, bare_pointers: bool = False) -> str:
     """Runs every step; returns the path of the executable."""
     try:
         with open(input_path, encoding='utf-8') as stream:
@@ -365,10 +302,13 @@ def build(input_path, driver, output, object_index=None, runtime=None,
         text, stub = own_main(text)
 
     runtime = find_runtime(runtime)
-    host_opt = find_llmptx_opt()
-    mlir_translate = find_tool('mlir-translate', tools_dir)
-    llvm_opt = find_tool('opt', tools_dir)
-    llc = find_tool('llc', tools_dir)
+    try:
+        host_opt = find_tool('llmptx-opt')
+        mlir_translate = find_llvm_tool('mlir-translate', tools_dir)
+        llvm_opt = find_llvm_tool('opt', tools_dir)
+        llc = find_llvm_tool('llc', tools_dir)
+    except ToolNotFound as error:
+        raise BuildError(str(error))
     if compiler is None:
         variable, default = (('CXX', 'c++')
                              if driver and driver.endswith(_CXX_SUFFIXES)
@@ -454,9 +394,9 @@ def _join_link_args(argv):
     return joined
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        prog='python3 -m llmptx.host_build',
+        prog='llmptx-host-build',
         description='Build an executable from llm-lower output (host code '
         'and gpu.binary), a C/C++ driver and libllmptx_gpu_runtime.so.')
     parser.add_argument('input',
@@ -473,8 +413,8 @@ def main(argv=None):
                         'handler (object 0 when it has none)')
     parser.add_argument('--runtime', metavar='PATH',
                         help=f'{RUNTIME_NAME} to link (default: '
-                        '$LLMPTX_GPU_RUNTIME, ../lib of llmptx-opt, '
-                        'build/lib of the source tree)')
+                        '$LLMPTX_GPU_RUNTIME, ../lib of the build\'s '
+                        'llmptx-opt)')
     parser.add_argument('--tools-dir', metavar='DIR',
                         help='folder of mlir-translate, opt and llc '
                         '(default: the -22 tools on PATH or llvm-config-22 '

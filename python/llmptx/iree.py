@@ -25,6 +25,8 @@ The harness file gives what the program does not: {"tolerance": {...},
 docs/iree.md has the details.
 """
 
+from __future__ import annotations
+
 import argparse
 import glob
 import json
@@ -35,6 +37,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from llmptx.tools import ToolNotFound, find_tool
 
 # The substitution directory is the tool's own: this file marks it, so a
 # directory the user made is never emptied.
@@ -62,7 +67,7 @@ class Error(Exception):
     """A problem the user can fix; printed without a traceback."""
 
 
-def device_target(chip):
+def device_target(chip: str) -> str:
     """The --iree-hal-target-device value for `chip`."""
     if chip not in SHARED_MEMORY:
         raise Error('chip %s: llmptx-iree knows %s' %
@@ -74,7 +79,7 @@ def device_target(chip):
             'arch = "%s", features = "+ptx84", wgp = %s>}>]>' % (arch, wgp))
 
 
-def lower_option(options, key, default):
+def lower_option(options: str, key: str, default: str) -> str:
     """The value of `key=` in an llm-lower option string."""
     for token in shlex.split(options):
         name, _, value = token.partition('=')
@@ -83,7 +88,7 @@ def lower_option(options, key, default):
     return default
 
 
-def run(command, what):
+def run(command: List[str], what: str) -> subprocess.CompletedProcess:
     """Runs `command`; its diagnostics are the error when it fails."""
     result = subprocess.run(command, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -97,21 +102,21 @@ def run(command, what):
 # Reading IREE's IR
 # ----------------------------------------------------------------------------
 
-def load_ir():
+def load_ir() -> Any:
     try:
         from iree.compiler import ir
     except ImportError as error:
         raise Error('the IREE compiler\'s Python package is missing (%s): '
                     'run ./llmptx.sh build, which installs it into '
-                    'build/iree-venv, and use build/bin/llmptx-iree' % error)
+                    'build/venv, and use build/bin/llmptx-iree' % error)
     return ir
 
 
-def attribute_names(op):
+def attribute_names(op: Any) -> List[str]:
     return [a if isinstance(a, str) else a.name for a in op.attributes]
 
 
-def parse_module(ir, context, path):
+def parse_module(ir: Any, context: Any, path: str) -> Any:
     """`path` parsed with IREE's dialects; its diagnostics are the error."""
     with open(path) as handle:
         text = handle.read()
@@ -122,7 +127,7 @@ def parse_module(ir, context, path):
                     (path, str(error).strip()[:2000]))
 
 
-def walk(op, visit):
+def walk(op: Any, visit: Callable[[Any], None]) -> None:
     for region in op.regions:
         for block in region.blocks:
             for child in block.operations:
@@ -131,7 +136,7 @@ def walk(op, visit):
                 walk(child, visit)
 
 
-def constant_of(ir, value):
+def constant_of(ir: Any, value: Any) -> Optional[int]:
     """The integer an SSA value is defined to be, or None."""
     owner = getattr(value, 'owner', None)
     if owner is None or not hasattr(owner, 'name'):
@@ -144,11 +149,11 @@ def constant_of(ir, value):
         return None
 
 
-def int_list(ir, attribute):
+def int_list(ir: Any, attribute: Any) -> List[int]:
     return [ir.IntegerAttr(item).value for item in ir.ArrayAttr(attribute)]
 
 
-def parse_layout(text):
+def parse_layout(text: str) -> Tuple[int, List[bool]]:
     """Binding flags and the constant count of a #hal.pipeline.layout."""
     constants = re.search(r'constants\s*=\s*(\d+)', text)
     bindings = re.findall(r'#hal\.pipeline\.binding<([^>]*)>', text)
@@ -156,7 +161,8 @@ def parse_layout(text):
             ['ReadOnly' in binding for binding in bindings])
 
 
-def read_executables(ir, context, phase_path):
+def read_executables(ir: Any, context: Any,
+                     phase_path: str) -> List[Dict[str, Any]]:
     """Every CUDA executable of the executable-targets phase: its export,
     launch, layout and the push constants of its dispatch sites."""
     module = parse_module(ir, context, phase_path)
@@ -174,7 +180,7 @@ def read_executables(ir, context, phase_path):
     return executables
 
 
-def read_executable(ir, op):
+def read_executable(ir: Any, op: Any) -> Dict[str, Any]:
     name = ir.StringAttr(op.attributes['sym_name']).value
     executable = {'name': name, 'exports': []}
 
@@ -205,7 +211,7 @@ def read_executable(ir, op):
     return executable
 
 
-def read_site(ir, op, sites):
+def read_site(ir: Any, op: Any, sites: Dict[str, List[Any]]) -> None:
     """The push constants of one stream.cmd.dispatch (None: not constant)."""
     segments = list(ir.DenseI32ArrayAttr(op.attributes['operandSegmentSizes']))
     operands = list(op.operands)
@@ -217,17 +223,18 @@ def read_site(ir, op, sites):
         sites.setdefault(executable, []).append(constants)
 
 
-def element_name(element):
+def element_name(element: Any) -> str:
     text = str(element)
     return {'i1': 'i8', 'index': 'i64'}.get(text, text)
 
 
-def element_bytes(name):
+def element_bytes(name: str) -> int:
     match = re.search(r'(\d+)', name)
     return max(1, int(match.group(1)) // 8) if match else 4
 
 
-def read_subspans(ir, context, configured_path):
+def read_subspans(ir: Any, context: Any, configured_path: str
+                  ) -> Tuple[Dict[int, Any], List[str]]:
     """The views of each binding in the configured executable, and the
     dispatch function's text (what the dispatch computes)."""
     module = parse_module(ir, context, configured_path)
@@ -279,7 +286,9 @@ def read_subspans(ir, context, configured_path):
 # Dispatches as kernel descriptions
 # ----------------------------------------------------------------------------
 
-def describe_dispatch(executable, views, functions, ptx, harness):
+def describe_dispatch(executable: Dict[str, Any], views: Dict[int, Any],
+                      functions: List[str], ptx: str, harness: Dict[str, Any]
+                      ) -> Tuple[Optional[Dict[str, Any]], str]:
     """The KernelSet entry of one executable, or (None, why not)."""
     name = executable['name']
     if len(executable['exports']) != 1:
@@ -408,7 +417,7 @@ def describe_dispatch(executable, views, functions, ptx, harness):
 # The driver
 # ----------------------------------------------------------------------------
 
-def find_iree_compile(given):
+def find_iree_compile(given: Optional[str]) -> str:
     candidates = [given, os.environ.get('LLMPTX_IREE_COMPILE'),
                   os.path.join(sys.prefix, 'bin', 'iree-compile'),
                   shutil.which('iree-compile')]
@@ -418,10 +427,10 @@ def find_iree_compile(given):
             return candidate
     raise Error('iree-compile not found: give --iree-compile, set '
                 'LLMPTX_IREE_COMPILE, or run ./llmptx.sh build (it installs '
-                'IREE into build/iree-venv)')
+                'IREE into build/venv)')
 
 
-def check_substitutions(directory):
+def check_substitutions(directory: str) -> None:
     """Refuses a substitution directory the user made that holds files."""
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise Error('%s exists and is not a directory' % directory)
@@ -432,7 +441,7 @@ def check_substitutions(directory):
                         'give another --substitutions directory' % directory)
 
 
-def prepare_substitutions(directory):
+def prepare_substitutions(directory: str) -> None:
     """An empty substitution directory of our own (check_substitutions
     passed): the .ptx files of an earlier run are removed."""
     if os.path.isdir(directory):
@@ -445,12 +454,12 @@ def prepare_substitutions(directory):
         marker.write('substitutions written by llmptx-iree\n')
 
 
-def with_suffix(path, tag):
+def with_suffix(path: str, tag: str) -> str:
     stem, extension = os.path.splitext(path)
     return '%s.%s%s' % (stem, tag, extension or '.vmfb')
 
 
-def candidate_summary(candidate):
+def candidate_summary(candidate: Dict[str, Any]) -> Dict[str, Any]:
     summary = {'name': candidate.get('name'),
                'level': candidate.get('level'),
                'verdict': candidate.get('exec_verdict', 'not run')}
@@ -466,7 +475,7 @@ def candidate_summary(candidate):
     return summary
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = []
     if '--' in argv:
@@ -485,8 +494,8 @@ def main(argv=None):
     parser.add_argument('--harness', help='facts the program lacks (JSON)')
     parser.add_argument('--iree-compile', help='the iree-compile to use')
     parser.add_argument('--work-dir', help='keep the intermediate files here')
-    parser.add_argument('--tools-dir', default=os.path.dirname(
-        os.path.abspath(sys.argv[0])), help=argparse.SUPPRESS)
+    parser.add_argument('--tools-dir', help='the folder of llmptx-kernels '
+                        '(default: on PATH, else build/bin of the checkout)')
     args = parser.parse_args(argv)
     try:
         return drive(args, extra)
@@ -495,7 +504,7 @@ def main(argv=None):
         return 1
 
 
-def drive(args, extra):
+def drive(args: argparse.Namespace, extra: List[str]) -> int:
     if not os.path.isfile(args.input):
         raise Error('%s: no such file' % args.input)
     harness = {}
@@ -507,9 +516,10 @@ def drive(args, extra):
             raise Error('%s: %s' % (args.harness, error))
     ir = load_ir()
     iree_compile = find_iree_compile(args.iree_compile)
-    kernels_tool = os.path.join(args.tools_dir, 'llmptx-kernels')
-    if not os.access(kernels_tool, os.X_OK):
-        raise Error('%s not found (build the project first)' % kernels_tool)
+    try:
+        kernels_tool = find_tool('llmptx-kernels', args.tools_dir)
+    except ToolNotFound as error:
+        raise Error('%s (build the project first)' % error)
     if args.work_dir:
         os.makedirs(args.work_dir, exist_ok=True)
         return build(args, extra, ir, iree_compile, kernels_tool, harness,
@@ -519,7 +529,9 @@ def drive(args, extra):
                      work)
 
 
-def build(args, extra, ir, iree_compile, kernels_tool, harness, work):
+def build(args: argparse.Namespace, extra: List[str], ir: Any,
+          iree_compile: str, kernels_tool: str, harness: Dict[str, Any],
+          work: str) -> int:
     """Steps 1 to 4 of the module's docstring, in `work`."""
     chip = lower_option(args.llm_lower, 'chip', 'sm_90')
     output = os.path.abspath(args.output)

@@ -4,7 +4,7 @@
 // output module never hold the key, raw or escaped.
 // RUN: rm -rf %t && mkdir -p %t/answers %t/run
 // RUN: %python %S/Inputs/hostile_answers.py answers %S/Inputs/answers/repair %t/answers
-// RUN: env 'OPENAI_API_KEY=sk-q"u\o-secret-X1' LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %t/answers --log %t/requests.jsonl" \
+// RUN: env 'OPENAI_API_KEY=sk-q"u\o-secret-X1' LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %t/answers --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec select=llm cache-dir=%t/run/cache report=%t/run/report.json" -o %t/run/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // REMARK: remark: llmgen: @vadd: selected the LLM kernel: select=llm: candidate s0r1
@@ -16,7 +16,7 @@
 // An answer of more than 1 MiB (a model caught in a repetition loop) is a
 // failed call: not cached, not checked, never sent back in a repair request.
 // RUN: %python %S/Inputs/hostile_answers.py huge %t/huge
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %t/huge --log %t/huge.jsonl" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %t/huge --log %t/huge.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache-dir=%t/huge-cache report=%t/huge.json" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HUGE
 // HUGE: remark: llmgen: @vadd: using the NVPTX reference:
@@ -29,7 +29,7 @@
 
 // A launch block nested 100k deep is refused as JSON, not a stack overflow.
 // RUN: %python %S/Inputs/hostile_answers.py deep-launch %S/Inputs/answers/launch/scale.s0.txt %t/deep
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %t/deep" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %t/deep" \
 // RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off repairs=0 verify=exec runner=false report=%t/deep.json" -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DEEP
 // DEEP: remark: llmgen: @scale: using the NVPTX reference:

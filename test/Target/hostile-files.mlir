@@ -6,7 +6,7 @@
 // RUN: echo precious log > %t/log-target.txt
 // RUN: ln -s %t/bundle-target.txt %t/bundles/kernels.vadd.bundle.json
 // RUN: ln -s %t/log-target.txt %t/bundles/runner.log
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off verify=exec runner=false emit-bundles=%t/bundles" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=BUNDLE-TARGET < %t/bundle-target.txt
 // RUN: FileCheck %s --check-prefix=LOG-TARGET < %t/log-target.txt

@@ -6,8 +6,8 @@
 // with a full vector faults (Inputs/h200/aligned: the runner's results,
 // handed back by results_replay). The prompt says what may be assumed.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/aligned --log %t/requests.jsonl" \
-// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/aligned/results.json --ran %S/Inputs/h200/aligned/bundles" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/aligned --log %t/requests.jsonl" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.testing.results_replay --results %S/Inputs/h200/aligned/results.json --ran %S/Inputs/h200/aligned/bundles" \
 // RUN:   llmptx-opt %S/Inputs/aligned.mlir --llm-lower="provider=exec cache=off verify=exec repairs=0 emit-bundles=%t/bundles" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT

@@ -2,7 +2,7 @@
 // sample 2 with a valid kernel, which is selected; all three are asked in
 // parallel and reported.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/bestofn" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/bestofn" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off select=llm samples=3 repairs=0 report=%t/report.json" -o %t/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t/report.json

@@ -3,7 +3,7 @@
 // @scale (prose only) from the reference, in one PTX module that ptxas
 // accepts. The alternate object is the reference.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/two" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/two" \
 // RUN:   llmptx-opt %S/Inputs/two-kernels.mlir --llm-lower="provider=exec cache=off select=llm repairs=0" -o %t/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // RUN: %python -m llmptx.gpu_binary %t/out.mlir --list | FileCheck %s --check-prefix=OBJECTS

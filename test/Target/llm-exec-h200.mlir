@@ -4,8 +4,8 @@
 // results_replay hands those results back to llm-lower and refuses bundles
 // that differ by one byte, so this test fails if the bundles change.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/exec --log %t/requests.jsonl" \
-// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/results.json --ran %S/Inputs/h200/bundles" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/exec --log %t/requests.jsonl" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.testing.results_replay --results %S/Inputs/h200/results.json --ran %S/Inputs/h200/bundles" \
 // RUN:   llmptx-opt %S/Inputs/exec.mlir --llm-lower="provider=exec cache=off verify=exec repairs=1 emit-bundles=%t/bundles report=%t/report.json" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python -m llmptx.gpu_binary %t/out.mlir --summary | FileCheck %s --check-prefix=OBJECTS

@@ -10,7 +10,7 @@
 // hands the results back: the candidate passed every check and is slower
 // (its .maxnreg 64 halves the occupancy), so select=auto keeps the reference.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper --log %t/requests.jsonl" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/hopper --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90a provider=exec cache=off mode=optimize verify=compile select=llm repairs=0 report=%t/report.json" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=%if ptxas %{REMARK%} %else %{REMARK-LINT%}
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT
@@ -21,13 +21,13 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/selected.ptx -o %t/selected.cubin %}
 // RUN: FileCheck %s --input-file=%t/selected.ptx --check-prefix=SELECTED
 
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper" \
-// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/hopper/results.json --ran %S/Inputs/h200/hopper/bundles" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/hopper" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.testing.results_replay --results %S/Inputs/h200/hopper/results.json --ran %S/Inputs/h200/hopper/bundles" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90a provider=exec cache=off verify=exec emit-bundles=%t/bundles" \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXEC
 // RUN: FileCheck %s --input-file=%t/bundles/kernels.vadd.bundle.json --check-prefix=BUNDLE
 
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/hopper" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/hopper" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="chip=sm_90 provider=exec cache=off verify=compile select=llm repairs=0" \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 

@@ -11,8 +11,8 @@
 // The bundles were run by llmptx-runner on an H200 (Inputs/h200/launch);
 // results_replay hands the results back and refuses changed bundles.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/launch --log %t/requests.jsonl" \
-// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/launch/results.json --ran %S/Inputs/h200/launch/bundles" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/launch --log %t/requests.jsonl" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.testing.results_replay --results %S/Inputs/h200/launch/results.json --ran %S/Inputs/h200/launch/bundles" \
 // RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off verify=exec samples=4 repairs=1 emit-bundles=%t/bundles report=%t/report.json" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT
@@ -23,7 +23,7 @@
 
 // Without verification by execution (the runner fails) a candidate with its
 // own launch is never taken, whatever the policy asks.
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/launch" LLMPTX_RUNNER=false \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/launch" LLMPTX_RUNNER=false \
 // RUN:   llmptx-opt %S/Inputs/launch/scale.mlir --llm-lower="provider=exec cache=off verify=exec select=llm samples=3 repairs=1" \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEXEC
 

@@ -5,7 +5,7 @@
 // which goes back to the model as a repair with the error. No GPU: the
 // analysis and the checks happen before any run.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/launch-errors --log %t/requests.jsonl" LLMPTX_RUNNER=false \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/launch-errors --log %t/requests.jsonl" LLMPTX_RUNNER=false \
 // RUN:   llmptx-opt %S/Inputs/launch/refusals.mlir --llm-lower="provider=exec cache=off verify=exec repairs=7 report=%t/report.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/report.json
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=REPAIR

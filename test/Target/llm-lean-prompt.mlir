@@ -3,7 +3,7 @@
 // kernel's prompt shows its entry, never the other one. The report counts
 // each call's prompt bytes.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/two --log %t/requests.jsonl" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/two --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/two-kernels.mlir --llm-lower="provider=exec cache=off mode=optimize verify=none repairs=0 report=%t/report.json" \
 // RUN:   -o /dev/null 2>/dev/null
 // RUN: grep '"kernel": "vadd"' %t/requests.jsonl | FileCheck %s --check-prefix=VADD --implicit-check-not='.entry scale'

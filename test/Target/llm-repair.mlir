@@ -3,7 +3,7 @@
 // (fixed mechanically, and recorded) and a missing parameter (sent back to
 // the model as diagnostics) is repaired in round 1 and selected.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair --log %t/requests.jsonl" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off select=llm report=%t/report.json" -o %t/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t/out.mlir

@@ -12,8 +12,8 @@
 // and results_replay hands the results back, refusing bundles that differ
 // by one byte.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/rounds --log %t/requests.jsonl" \
-// RUN:   LLMPTX_RUNNER="%python -m llmptx.results_replay --results %S/Inputs/h200/rounds/results.json --ran %S/Inputs/h200/rounds/bundles" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/rounds --log %t/requests.jsonl" \
+// RUN:   LLMPTX_RUNNER="%python -m llmptx.testing.results_replay --results %S/Inputs/h200/rounds/results.json --ran %S/Inputs/h200/rounds/bundles" \
 // RUN:   llmptx-opt %S/../Inputs/host/sgemm_program.mlir --llm-lower="provider=exec cache=off mode=optimize rounds=2 verify=exec emit-bundles=%t/bundles report=%t/report.json" \
 // RUN:   -o %t/out.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: ls %t/bundles | FileCheck %s --check-prefix=BUNDLES
@@ -24,7 +24,7 @@
 // RUN: llmptx-opt %t/out.mlir --llmgen-select-object=index=1 | FileCheck %s --check-prefix=ALTERNATE
 
 // Rounds need measurements: without a runner there are none.
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/rounds --log %t/noexec.jsonl" LLMPTX_RUNNER=false \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/rounds --log %t/noexec.jsonl" LLMPTX_RUNNER=false \
 // RUN:   llmptx-opt %S/../Inputs/host/sgemm_program.mlir --llm-lower="provider=exec cache=off mode=optimize rounds=2 verify=exec report=%t/noexec.json" \
 // RUN:   -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/noexec.json --check-prefix=NOEXEC

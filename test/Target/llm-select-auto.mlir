@@ -2,13 +2,13 @@
 // Without it (verify=compile) the reference is selected, and the valid
 // candidate is kept as the alternate object for A/B.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off" -o %t/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // RUN: %python -m llmptx.gpu_binary %t/out.mlir --list | FileCheck %s --check-prefix=OBJECTS
 
 // select=nvptx keeps the reference but still asks, for the alternate.
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off select=nvptx" -o %t/nvptx.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NVPTX
 // RUN: %python -m llmptx.gpu_binary %t/nvptx.mlir --list | FileCheck %s --check-prefix=OBJECTS

@@ -1,7 +1,7 @@
 // What the module states about a kernel reaches the prompt as the only
 // assumptions allowed, and verification tests exactly at its edge.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/host --log %t/requests.jsonl" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/host --log %t/requests.jsonl" \
 // RUN:   llmptx-opt %S/Inputs/facts.mlir --llm-lower="provider=exec cache=off repairs=0 emit-bundles=%t" -o %t/out.mlir
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=PROMPT
 // RUN: %python -m json.tool %t/kernels.vadd.bundle.json | FileCheck %s --check-prefix=BUNDLE

@@ -4,7 +4,7 @@
 // bytes per element, so N = 33554656 (384 MiB). The harness's `timing`
 // names the shape instead.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair" \
 // RUN:   llmptx-opt %S/Inputs/vadd.mlir --llm-lower="provider=exec cache=off emit-bundles=%t/scaled" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/scaled/kernels.vadd.bundle.json --check-prefix=SCALED
 // RUN: llmptx-runner --plan %t/scaled/kernels.vadd.bundle.json | FileCheck %s --check-prefix=SCALED-PLAN
@@ -17,7 +17,7 @@
 // SCALED-NEXT:   }
 // SCALED-PLAN: timing: the production shape N=33554656 (and the largest checked, shape 6), at least 30 runs, budget 2000 ms, 402655872 bytes moved; confirmed above 10x
 
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/repair" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/repair" \
 // RUN:   llmptx-opt %s --llm-lower="provider=exec cache=off confirm-above=25 emit-bundles=%t/named" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/named/kernels.vadd.bundle.json --check-prefix=NAMED
 // NAMED:      "production": {

@@ -5,7 +5,7 @@
 // test/Runtime.)
 // UNSUPPORTED: cuda
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/answers/two" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/answers/two" \
 // RUN:   llmptx-opt %S/Inputs/two-kernels.mlir --llm-lower="provider=exec cache=off verify=exec repairs=0 emit-bundles=%t/bundles report=%t/report.json" -o %t/out.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // RUN: %python -m json.tool %t/bundles/kernels.vadd.bundle.json | FileCheck %s --check-prefix=BUNDLE

@@ -1,10 +1,10 @@
 """Benchmark of the kernel suite: NVPTX path, selected path, Triton, PyTorch.
 
-    python -m llmptx.suite.bench [--objects docs/suite/objects]
+    llmptx-suite-bench [--objects docs/suite/objects]
         [--out docs/benchmarks.md] [--plot docs/benchmarks.png]
         [--json results.json] [--kernel NAME ...] [--sizes all|largest]
         [--runs 30] [--warmup 3] [--dry-run] [--from-json FILE]
-        [--export --build build [--select auto --verify exec]]
+        [--export [--build build] [--select auto --verify exec]]
 
 On a GPU machine, for every kernel of the manifest and each of its sizes
 (workloads.py), it times four columns with one harness: the NVPTX
@@ -28,8 +28,11 @@ go to --out and --plot, with the command line that produced them.
 --dry-run needs neither torch nor a GPU: it loads the manifest and the PTX,
 builds every launch configuration and parameter packing (with stand-in
 addresses), checks them against each object's .entry parameters and prints
-the plan. --export first regenerates the objects with export.py.
+the plan. --export first regenerates the objects with export.py
+(llmptx-suite-export).
 """
+
+from __future__ import annotations
 
 import argparse
 import ctypes
@@ -39,6 +42,7 @@ import os
 import platform
 import statistics
 import sys
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 from llmptx.suite import manifest as manifest_mod
 from llmptx.suite import workloads
@@ -60,12 +64,14 @@ def _fmt_bytes(n):
         n /= 1024.0
 
 
-def plans_for(kernel, workload, which):
+def plans_for(kernel: Dict[str, Any], workload: workloads.Workload,
+              which: str) -> List[manifest_mod.LaunchPlan]:
     sizes = workload.sizes if which == 'all' else workload.sizes[-1:]
     return [manifest_mod.LaunchPlan(kernel, z) for z in sizes]
 
 
-def dry_run(manifest, selected, which, out):
+def dry_run(manifest: Dict[str, Any], selected: List[str], which: str,
+            out: TextIO) -> int:
     """Prints every launch of the benchmark; returns the number of
     problems found."""
     problems = 0
@@ -154,14 +160,15 @@ class PtxKernel:
     """A PTX object loaded with cuModuleLoadData, launched with packed
     memref-ABI parameters on torch's current stream."""
 
-    def __init__(self, ptx, entry):
+    def __init__(self, ptx: str, entry: str) -> None:
         self.cu = _driver()
         self.module = _check(self.cu.cuModuleLoadData(
             ptx.encode() + b'\0'), 'cuModuleLoadData')[0]
         self.function = _check(self.cu.cuModuleGetFunction(
             self.module, entry.encode()), 'cuModuleGetFunction')[0]
 
-    def bind(self, plan, packed):
+    def bind(self, plan: manifest_mod.LaunchPlan,
+             packed: List[bytes]) -> Callable[[], None]:
         import torch
         storage = [ctypes.create_string_buffer(p, len(p)) for p in packed]
         pointers = (ctypes.c_void_p * len(storage))(
@@ -256,7 +263,8 @@ def _compare(workload, got, want, sizes):
     return True
 
 
-def run_gpu(manifest, args):
+def run_gpu(manifest: Dict[str, Any], args: argparse.Namespace
+            ) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
     import torch
     from llmptx.suite import triton_kernels
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -384,14 +392,15 @@ def _targets(row, env):
     return misses
 
 
-def speedup(row):
+def speedup(row: Dict[str, Any]) -> Optional[float]:
     t = row['times']
     if 'nvptx' in t and 'selected' in t:
         return t['nvptx']['median'] / t['selected']['median']
     return None
 
 
-def write_markdown(path, env, rows, command, plot_name):
+def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
+                   command: str, plot_name: Optional[str]) -> None:
     lines = []
     A = lines.append
     A('# Benchmarks of the kernel suite')
@@ -489,8 +498,8 @@ def write_markdown(path, env, rows, command, plot_name):
     A('On a machine with an NVIDIA GPU, torch, Triton, cuda-python and '
       'matplotlib, from the repository root, run the command above. It '
       'needs no build: the PTX objects and their manifest are shipped in '
-      'docs/suite/objects (regenerate them with `python -m '
-      'llmptx.suite.export --build build`, or add `--export --build build '
+      'docs/suite/objects (regenerate them with `llmptx-suite-export '
+      '--build build`, or add `--export --build build '
       '--select auto --verify exec` to let llm-lower verify and select on '
       'the GPU first). `--dry-run` prints the launch plan without a GPU. '
       'docs/suite/README.md describes the kernels and their curated '
@@ -500,7 +509,8 @@ def write_markdown(path, env, rows, command, plot_name):
         out.write('\n'.join(lines))
 
 
-def write_plot(path, env, rows):
+def write_plot(path: str, env: Dict[str, Any],
+               rows: List[Dict[str, Any]]) -> None:
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -528,7 +538,7 @@ def write_plot(path, env, rows):
     fig.savefig(path, dpi=120)
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--objects', default='docs/suite/objects',
                         help='directory of manifest.json and the PTX')
@@ -547,7 +557,9 @@ def main(argv=None):
                         'earlier run instead of running (no GPU)')
     parser.add_argument('--export', action='store_true',
                         help='regenerate the objects with export.py first')
-    parser.add_argument('--build', default='build')
+    parser.add_argument('--build', help='with --export: the build directory '
+                        'whose llmptx-opt to run (default: llmptx-opt on '
+                        'PATH, else build/bin of the checkout)')
     parser.add_argument('--select', default='llm', choices=['llm', 'auto'])
     parser.add_argument('--verify', default='compile',
                         choices=['compile', 'exec'])
@@ -567,9 +579,9 @@ def main(argv=None):
         return 0
     if args.export:
         from llmptx.suite import export
-        status = export.main(['--build', args.build, '--out', args.objects,
-                              '--select', args.select, '--verify',
-                              args.verify])
+        status = export.main((['--build', args.build] if args.build else []) +
+                             ['--out', args.objects, '--select', args.select,
+                              '--verify', args.verify])
         if status:
             return status
     try:
@@ -591,7 +603,7 @@ def main(argv=None):
         return 1 if problems else 0
 
     env, rows = run_gpu(manifest, args)
-    command = 'PYTHONPATH=python python3 -m llmptx.suite.bench ' + ' '.join(
+    command = 'llmptx-suite-bench ' + ' '.join(
         a for a in (argv if argv is not None else sys.argv[1:]))
     if args.json:
         import json
@@ -602,7 +614,8 @@ def main(argv=None):
     return 0
 
 
-def write_outputs(args, env, rows, command):
+def write_outputs(args: argparse.Namespace, env: Dict[str, Any],
+                  rows: List[Dict[str, Any]], command: str) -> None:
     if args.plot:
         write_plot(args.plot, env, rows)
     if args.out:

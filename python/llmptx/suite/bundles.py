@@ -1,7 +1,7 @@
 """Writes the verification bundle of every suite kernel (NVPTX reference and
 the curated candidate), for llmptx-runner on a GPU machine:
 
-    python -m llmptx.suite.bundles [--build build | --opt LLMPTX_OPT]
+    llmptx-suite-bundles [--build build | --opt LLMPTX_OPT]
         [--out docs/suite/bundles]
 
 then, where the GPU is:
@@ -12,33 +12,34 @@ Each bundle is the one llm-lower builds (verify=exec, emit-bundles) with
 the curated answer as candidate.
 """
 
+from __future__ import annotations
+
 import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
+from typing import List, Optional, Tuple
 
 from llmptx.suite import export
+from llmptx.tools import ToolNotFound, build_bin, find_tool
 
-def emit_bundle(opt, mlir_path, answers, workdir,
-                lower_options=export.LOWER_OPTIONS):
+
+def emit_bundle(opt: str, mlir_path: str, answers: str, workdir: str,
+                lower_options: str = export.LOWER_OPTIONS
+                ) -> Tuple[Optional[str], str]:
     """Runs llm-lower (verify=exec, emit-bundles=WORKDIR, no runner) on
     `mlir_path` with the answers of directory `answers` as the model's.
     The bundle's path (None when llm-lower wrote none) and llm-lower's
     messages; raises ExportError when llmptx-opt fails."""
     env = dict(os.environ)
-    env['LLMPTX_EXEC_COMMAND'] = '%s -m llmptx.scripted_model --answers %s' % (
-        sys.executable, answers)
+    # The scripted model runs on this interpreter, which has the package.
+    env['LLMPTX_EXEC_COMMAND'] = (
+        '%s -m llmptx.testing.scripted_model --answers %s' %
+        (sys.executable, answers))
     env['LLMPTX_RUNNER'] = 'false'
-    # The scripted model is this package: found whatever the caller's path.
-    package_root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    env['PYTHONPATH'] = os.pathsep.join(
-        [package_root] +
-        [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
     options = ('%s provider=exec model=curated cache=off repairs=0 '
                'verify=exec select=llm emit-bundles=%s' %
                (lower_options, workdir))
@@ -52,7 +53,7 @@ def emit_bundle(opt, mlir_path, answers, workdir,
     return found[0] if found else None, proc.stderr
 
 
-def make_bundle(opt, mlir_path, answers, outdir):
+def make_bundle(opt: str, mlir_path: str, answers: str, outdir: str) -> str:
     name = os.path.basename(mlir_path)[:-len('.mlir')]
     with tempfile.TemporaryDirectory() as work:
         path, log = emit_bundle(opt, mlir_path, answers, work)
@@ -71,19 +72,21 @@ def make_bundle(opt, mlir_path, answers, outdir):
     return target
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--build', default='build')
-    parser.add_argument('--opt', help='the llmptx-opt to run')
+    parser.add_argument('--build',
+                        help='build directory with bin/llmptx-opt (default: '
+                        'llmptx-opt on PATH, else build/bin of the checkout)')
+    parser.add_argument('--opt', help='the llmptx-opt to run (a path or a '
+                        'command on PATH)')
     parser.add_argument('--kernels', default='docs/suite/kernels')
     parser.add_argument('--answers', default='docs/suite/answers')
     parser.add_argument('--out', default='docs/suite/bundles')
     args = parser.parse_args(argv)
-    opt = args.opt or os.path.join(args.build, 'bin', 'llmptx-opt')
-    opt = shutil.which(opt) or opt
-    if not os.path.exists(opt):
-        print('error: %s not found (build it, or pass --build)' % opt,
-              file=sys.stderr)
+    try:
+        opt = find_tool('llmptx-opt', build_bin(args.build), args.opt)
+    except ToolNotFound as error:
+        print('error: %s' % error, file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
     for path in sorted(glob.glob(os.path.join(args.kernels, '*.mlir'))):

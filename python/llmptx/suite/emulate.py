@@ -1,6 +1,6 @@
 """Runs verification bundles on the CPU with the PTX interpreter.
 
-    python -m llmptx.suite.emulate BUNDLE.json... [--max-threads N]
+    llmptx-suite-emulate BUNDLE.json... [--max-threads N]
         [--special] [--shape N=97 ...] [--no-bundle-shapes]
         [--align BUFFER=BYTES ...] [--candidate NAME] [--tolerance T]
 
@@ -20,6 +20,8 @@ selects a kernel is llmptx-runner on a GPU. Exit status: 0 when every
 candidate passed every shape that ran, 1 otherwise, 2 on a bad bundle.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import math
@@ -28,9 +30,13 @@ import random
 import struct
 import sys
 import zlib
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from llmptx.suite import ptx_interp
 from llmptx.suite.expr import evaluate
+
+# A bundle, or a part of one, as read from its JSON.
+Bundle = Dict[str, Any]
 
 GUARD = 4096
 NONZERO_OFFSET = 3
@@ -48,11 +54,11 @@ POISON = {4: (0x7FA5A5A5, 0xC49A5A5A), 2: (0x7DA5, 0xD25A), 1: (0xA5, 0x5A),
           8: (0x7FF4A5A5A5A5A5A5, 0xC0935A5A5A5A5A5A)}
 
 
-def is_float(element):
+def is_float(element: str) -> bool:
     return element in ('f32', 'f16', 'bf16', 'f64')
 
 
-def decode(element, raw):
+def decode(element: str, raw: int) -> Union[float, int]:
     """The value of an element's bits: float or int."""
     if element == 'f32':
         return ptx_interp.f32(raw)
@@ -68,7 +74,7 @@ def decode(element, raw):
     return raw
 
 
-def encode_float(element, value):
+def encode_float(element: str, value: float) -> int:
     if element == 'f32':
         return ptx_interp.bits32(value)
     if element == 'f16':
@@ -81,7 +87,8 @@ def encode_float(element, value):
 class Layout:
     """Where one buffer's elements live in its allocation."""
 
-    def __init__(self, spec, bindings, offset, bundle_alignment):
+    def __init__(self, spec: Bundle, bindings: Dict[str, int], offset: int,
+                 bundle_alignment: Optional[int]) -> None:
         self.spec = spec
         self.name = spec['name']
         self.element = spec['element']
@@ -106,7 +113,7 @@ class Layout:
         self.aligned_offset = GUARD + self.alignment
         self.bytes = self.aligned_offset + (offset + span) * self.esize + GUARD
 
-    def positions(self):
+    def positions(self) -> List[int]:
         """Byte offsets (from the allocation start) in row-major order."""
         out = []
         index = [0] * len(self.shape)
@@ -122,7 +129,8 @@ class Layout:
         return out
 
 
-def generate(spec, count, seed, special):
+def generate(spec: Bundle, count: int, seed: int,
+             special: bool) -> List[int]:
     """Input elements (bit patterns) from the buffer's recipe."""
     element = spec['element']
     rng = random.Random(seed ^ zlib.crc32(spec['name'].encode()))
@@ -156,7 +164,7 @@ def generate(spec, count, seed, special):
     return [rng.randint(lo, hi) & ((1 << bits) - 1) for _ in range(count)]
 
 
-def scalar_bytes(param, bindings):
+def scalar_bytes(param: Bundle, bindings: Dict[str, int]) -> bytes:
     typ, text = param['type'], str(param['value'])
     if typ in ('f32', 'f16', 'bf16', 'f64'):
         special = {'nan': math.nan, 'inf': math.inf, '-inf': -math.inf,
@@ -175,7 +183,8 @@ def scalar_bytes(param, bindings):
 class ShapeRun:
     """One shape and offset variant: inputs, layouts and the runs."""
 
-    def __init__(self, bundle, bindings, variant, special):
+    def __init__(self, bundle: Bundle, bindings: Dict[str, int], variant: str,
+                 special: bool) -> None:
         self.bundle = bundle
         self.bindings = bindings
         any_index = 0
@@ -199,12 +208,13 @@ class ShapeRun:
                 self.inputs.append(generate(layout.spec, layout.count, seed,
                                             special))
 
-    def launch_dims(self, launch):
+    def launch_dims(self, launch: Bundle) -> Tuple[List[int], List[int]]:
         grid = [evaluate(g, self.bindings) for g in launch['grid']]
         block = [evaluate(b, self.bindings) for b in launch['block']]
         return grid, block
 
-    def run(self, kernel, run_index):
+    def run(self, kernel: Bundle, run_index: int
+            ) -> Tuple[Optional[List[bytes]], Optional[str]]:
         """Runs one kernel object; returns (images, error)."""
         memory = ptx_interp.GlobalMemory()
         bases = []
@@ -259,17 +269,17 @@ class ShapeRun:
                   for base, layout in zip(bases, self.layouts)]
         return images, None
 
-    def threads(self):
+    def threads(self) -> int:
         grid, block = self.launch_dims(self.bundle['launch'])
         return math.prod(grid) * math.prod(block)
 
 
-def elements(layout, image):
+def elements(layout: Layout, image: bytes) -> List[int]:
     return [int.from_bytes(image[p:p + layout.esize], 'little')
             for p in layout.positions()]
 
 
-def equal(layout, tol, ref_raw, got_raw):
+def equal(layout: Layout, tol: Bundle, ref_raw: int, got_raw: int) -> bool:
     if ref_raw == got_raw:
         return True
     element = layout.element
@@ -298,7 +308,8 @@ def equal(layout, tol, ref_raw, got_raw):
     return False
 
 
-def check(shape_run, ref_images, got_images, run_index):
+def check(shape_run: ShapeRun, ref_images: List[bytes],
+          got_images: List[bytes], run_index: int) -> Optional[str]:
     """The first difference, or None."""
     for k, layout in enumerate(shape_run.layouts):
         ref, got = ref_images[k], got_images[k]
@@ -337,7 +348,7 @@ def check(shape_run, ref_images, got_images, run_index):
     return None
 
 
-def load_bundle(path):
+def load_bundle(path: str) -> Bundle:
     with open(path) as handle:
         bundle = json.load(handle)
     if bundle.get('format') != 'llmptx-verification-bundle':
@@ -350,7 +361,7 @@ def load_bundle(path):
     return bundle
 
 
-def parse_shape(text, sizes):
+def parse_shape(text: str, sizes: List[str]) -> Dict[str, int]:
     bindings = {}
     for part in text.split(','):
         name, _, value = part.partition('=')
@@ -361,7 +372,7 @@ def parse_shape(text, sizes):
     return bindings
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('bundles', nargs='+')
     parser.add_argument('--max-threads', type=int, default=20000,

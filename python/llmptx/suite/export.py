@@ -1,6 +1,6 @@
 """Produces the PTX objects and the manifest that the benchmark driver reads.
 
-    python -m llmptx.suite.export [--build build | --opt LLMPTX_OPT]
+    llmptx-suite-export [--build build | --opt LLMPTX_OPT]
         [--out docs/suite/objects]
         [--kernels docs/suite/kernels] [--cache docs/suite/cache]
         [--select llm|auto] [--verify compile|exec] [--runner CMD]
@@ -26,16 +26,20 @@ manifest then records that decision.
 Only the standard library is used.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any, Dict, List, Optional, Tuple
 
 from llmptx import gpu_binary
+from llmptx.mlir_text import UnbalancedText, closing_bracket
+from llmptx.tools import ToolNotFound, build_bin, find_tool
 
 MANIFEST_FORMAT = 'llmptx-suite-manifest'
 LOWER_OPTIONS = 'chip=sm_90 features=+ptx80'
@@ -49,28 +53,12 @@ class ExportError(Exception):
 # Reading the kernel as written
 # ---------------------------------------------------------------------------
 
-def _balanced(text, start, open_ch, close_ch):
-    depth = 0
-    i = start
-    in_string = False
-    while i < len(text):
-        ch = text[i]
-        if in_string:
-            if ch == '\\':
-                i += 2
-                continue
-            if ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == open_ch:
-            depth += 1
-        elif ch == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ExportError('unbalanced %s%s' % (open_ch, close_ch))
+def _closing(text, start, path):
+    """closing_bracket, its failure an ExportError about `path`."""
+    try:
+        return closing_bracket(text, start)
+    except UnbalancedText as error:
+        raise ExportError('%s: %s' % (path, error))
 
 
 def _split_top(text):
@@ -122,13 +110,13 @@ def _tolerance(text):
     return out
 
 
-def describe_kernel(mlir_text, path):
+def describe_kernel(mlir_text: str, path: str) -> Dict[str, Any]:
     """The gpu.func of a suite module: signature, block, harness."""
     m = re.search(r'gpu\.func\s+@([\w$.]+)\s*\(', mlir_text)
     if not m:
         raise ExportError('%s: no gpu.func' % path)
     name = m.group(1)
-    sig_end = _balanced(mlir_text, m.end() - 1, '(', ')')
+    sig_end = _closing(mlir_text, m.end() - 1, path)
     params = _split_top(mlir_text[m.end():sig_end - 1])
     args = []
     for param in params:
@@ -155,7 +143,7 @@ def describe_kernel(mlir_text, path):
     hm = re.search(r'#llmgen\.harness<', rest)
     if not hm:
         raise ExportError('%s: @%s has no #llmgen.harness' % (path, name))
-    harness = rest[hm.end():_balanced(rest, hm.end() - 1, '<', '>') - 1]
+    harness = rest[hm.end():_closing(rest, hm.end() - 1, path) - 1]
     fields = {}
     for item in _split_top(harness):
         key, _, value = item.partition('=')
@@ -198,7 +186,7 @@ def describe_kernel(mlir_text, path):
             'tolerance': _tolerance(fields.get('tolerance', ''))}
 
 
-def abi_params(kernel):
+def abi_params(kernel: Dict[str, Any]) -> List[Tuple[str, int, int, int]]:
     """(role, arg index, dim, bytes) per PTX parameter of the memref ABI."""
     out = []
     for index, arg in enumerate(kernel['args']):
@@ -224,7 +212,7 @@ _TYPE_BYTES = {'u8': 1, 's8': 1, 'b8': 1, 'u16': 2, 's16': 2, 'b16': 2,
                's64': 8, 'b64': 8, 'f64': 8}
 
 
-def ptx_params(ptx, entry):
+def ptx_params(ptx: str, entry: str) -> List[Dict[str, Any]]:
     """[(name, bytes)] of the .entry's parameters."""
     m = re.search(r'\.entry\s+%s\s*\(([^)]*)\)' % re.escape(entry), ptx)
     if not m:
@@ -255,7 +243,8 @@ def _property(header, key):
     return m.group(1) if m else None
 
 
-def lower(opt, mlir_path, cache, select, verify, runner, workdir):
+def lower(opt: str, mlir_path: str, cache: str, select: str, verify: str,
+          runner: Optional[str], workdir: str) -> Tuple[str, Dict[str, Any], str]:
     out = os.path.join(workdir, 'out.mlir')
     report = os.path.join(workdir, 'report.json')
     options = ('%s provider=replay model=curated cache=read cache-dir=%s '
@@ -275,7 +264,9 @@ def lower(opt, mlir_path, cache, select, verify, runner, workdir):
     return text, rep, proc.stderr
 
 
-def export_kernel(opt, mlir_path, cache, outdir, select, verify, runner):
+def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
+                  select: str, verify: str,
+                  runner: Optional[str]) -> Dict[str, Any]:
     with open(mlir_path) as handle:
         kernel = describe_kernel(handle.read(), mlir_path)
     with tempfile.TemporaryDirectory() as work:
@@ -322,12 +313,13 @@ def export_kernel(opt, mlir_path, cache, outdir, select, verify, runner):
     return record
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--build', default='build',
-                        help='build directory with bin/llmptx-opt')
-    parser.add_argument('--opt', help='the llmptx-opt to run (default: '
-                        'BUILD/bin/llmptx-opt)')
+    parser.add_argument('--build',
+                        help='build directory with bin/llmptx-opt (default: '
+                        'llmptx-opt on PATH, else build/bin of the checkout)')
+    parser.add_argument('--opt', help='the llmptx-opt to run (a path or a '
+                        'command on PATH)')
     parser.add_argument('--kernels', default='docs/suite/kernels')
     parser.add_argument('--cache', default='docs/suite/cache')
     parser.add_argument('--out', default='docs/suite/objects')
@@ -340,11 +332,10 @@ def main(argv=None):
                         help='export only this kernel (repeatable)')
     args = parser.parse_args(argv)
 
-    opt = args.opt or os.path.join(args.build, 'bin', 'llmptx-opt')
-    opt = shutil.which(opt) or opt
-    if not os.path.exists(opt):
-        print('error: %s not found (build it, or pass --build)' % opt,
-              file=sys.stderr)
+    try:
+        opt = find_tool('llmptx-opt', build_bin(args.build), args.opt)
+    except ToolNotFound as error:
+        print('error: %s' % error, file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
     paths = sorted(os.path.join(args.kernels, f)

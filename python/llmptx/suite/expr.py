@@ -5,7 +5,10 @@ The grammar of the runtime's Expression.cpp: integers, size names,
 and the functions `ceildiv`, `min`, `max`. Errors name the position.
 """
 
+from __future__ import annotations
+
 import re
+from typing import Dict
 
 _TOKEN = re.compile(r'\s*(?:(\d+)|([A-Za-z_]\w*)|(.))')
 
@@ -38,7 +41,7 @@ def _floordiv(a, b, text):
     return a // b
 
 
-def evaluate(text, bindings):
+def evaluate(text: str, bindings: Dict[str, int]) -> int:
     """The value of expression `text` (a str or int) under `bindings`."""
     if isinstance(text, int):
         return text

@@ -10,11 +10,14 @@ pointer, offset, sizes, strides, each 8 bytes; scalars in their own type).
 The benchmark driver launches from plans; `--dry-run` prints them.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import os
 import re
 import struct
+from typing import Any, Dict, List
 
 from llmptx.suite.expr import evaluate
 
@@ -30,7 +33,7 @@ class ManifestError(Exception):
     pass
 
 
-def load(directory):
+def load(directory: str) -> Dict[str, Any]:
     path = os.path.join(directory, 'manifest.json')
     try:
         with open(path) as handle:
@@ -60,7 +63,7 @@ def _half_bits(value):
     return struct.unpack('<H', struct.pack('<e', value))[0]
 
 
-def encode_scalar(arg_type, text, bindings):
+def encode_scalar(arg_type: str, text: str, bindings: Dict[str, int]) -> bytes:
     """The little-endian bytes of a scalar argument."""
     size = SCALAR_BYTES[arg_type]
     if arg_type in ('f32', 'f64', 'f16', 'bf16'):
@@ -81,7 +84,8 @@ def encode_scalar(arg_type, text, bindings):
 
 
 class Buffer:
-    def __init__(self, index, arg, bindings):
+    def __init__(self, index: int, arg: Dict[str, Any],
+                 bindings: Dict[str, int]) -> None:
         self.index = index
         self.name = arg['name']
         self.element = arg['element']
@@ -98,7 +102,7 @@ class Buffer:
 class LaunchPlan:
     """A kernel of the manifest evaluated for one binding of its sizes."""
 
-    def __init__(self, kernel, bindings):
+    def __init__(self, kernel: Dict[str, Any], bindings: Dict[str, int]) -> None:
         self.kernel = kernel
         self.bindings = dict(bindings)
         missing = [s for s in kernel['sizes'] if s not in bindings]
@@ -131,14 +135,14 @@ class LaunchPlan:
                 raise ManifestError('%s %s: buffer %s has a negative size' %
                                     (name, self.describe(), buf.name))
 
-    def describe(self):
+    def describe(self) -> str:
         return ' '.join('%s=%d' % (s, self.bindings[s])
                         for s in self.kernel['sizes'])
 
-    def buffer(self, name):
+    def buffer(self, name: str) -> Buffer:
         return next(b for b in self.buffers if b.name == name)
 
-    def pack(self, addresses):
+    def pack(self, addresses: Dict[str, int]) -> List[bytes]:
         """[bytes per parameter] for buffer base addresses {name: int};
         the memrefs are contiguous with offset 0."""
         params = []
@@ -152,7 +156,7 @@ class LaunchPlan:
             params.extend(v.to_bytes(8, 'little') for v in values)
         return params
 
-    def check_params(self, slot, packed):
+    def check_params(self, slot: str, packed: List[bytes]) -> None:
         """Raises when the packed parameters do not fit the object's .entry
         parameter list (count and byte sizes)."""
         expected = self.kernel['objects'][slot]['params']

@@ -31,10 +31,13 @@ What it models, and what it does not:
 Only the standard library is used.
 """
 
+from __future__ import annotations
+
 import math
 import re
 import struct
 from fractions import Fraction
+from typing import Dict, List, Optional, Sequence, Tuple
 
 SHARED_WINDOW = 0x0000_1000_0000_0000
 GLOBAL_BASE = 0x0000_7F00_0000_0000
@@ -52,11 +55,11 @@ CANONICAL_NAN32 = 0x7FFFFFFF
 CANONICAL_NAN16 = 0x7FFF
 
 
-def f32(bits):
+def f32(bits: int) -> float:
     return struct.unpack('<f', struct.pack('<I', bits & 0xFFFFFFFF))[0]
 
 
-def bits32(value):
+def bits32(value: float) -> int:
     """Rounds a double to f32 (nearest even) and returns the bits."""
     if value != value:
         return CANONICAL_NAN32
@@ -66,11 +69,11 @@ def bits32(value):
         return 0x7F800000 if value > 0 else 0xFF800000
 
 
-def f16(bits):
+def f16(bits: int) -> float:
     return struct.unpack('<e', struct.pack('<H', bits & 0xFFFF))[0]
 
 
-def bits16(value):
+def bits16(value: float) -> int:
     if value != value:
         return CANONICAL_NAN16
     try:
@@ -79,26 +82,26 @@ def bits16(value):
         return 0x7C00 if value > 0 else 0xFC00
 
 
-def f64(bits):
+def f64(bits: int) -> float:
     return struct.unpack('<d', struct.pack('<Q', bits & (2**64 - 1)))[0]
 
 
-def bits64f(value):
+def bits64f(value: float) -> int:
     if value != value:
         return 0x7FFFFFFFFFFFFFFF
     return struct.unpack('<Q', struct.pack('<d', value))[0]
 
 
-def is_denormal32(bits):
+def is_denormal32(bits: int) -> bool:
     return (bits & 0x7F800000) == 0 and (bits & 0x007FFFFF) != 0
 
 
-def flush32(bits):
+def flush32(bits: int) -> int:
     """Flush-to-zero of an f32 bit pattern (sign kept)."""
     return bits & 0x80000000 if is_denormal32(bits) else bits
 
 
-def next_up32(bits):
+def next_up32(bits: int) -> int:
     if bits == 0x80000000:
         return 0x00000001
     if bits & 0x80000000:
@@ -108,7 +111,7 @@ def next_up32(bits):
     return bits + 1
 
 
-def next_down32(bits):
+def next_down32(bits: int) -> int:
     if bits == 0x00000000:
         return 0x80000001
     if bits & 0x80000000:
@@ -120,7 +123,7 @@ def _exact(bits):
     return Fraction(f32(bits))
 
 
-def round_exact32(q, mode):
+def round_exact32(q: Fraction, mode: str) -> int:
     """The f32 bits of the exact rational q rounded with mode rn/rz/rm/rp.
     Zero results must be handled by the caller (they carry a sign)."""
     try:
@@ -192,7 +195,7 @@ def _rn32_once(s, exact):
     return r
 
 
-def fma32(a_bits, b_bits, c_bits, mode='rn'):
+def fma32(a_bits: int, b_bits: int, c_bits: int, mode: str = 'rn') -> int:
     a, b, c = f32(a_bits), f32(b_bits), f32(c_bits)
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         r = a * b + c if not (math.isinf(a) and b == 0) and not (
@@ -225,14 +228,16 @@ TYPE_BITS = {'b8': 8, 'u8': 8, 's8': 8, 'b16': 16, 'u16': 16, 's16': 16,
 class Instr:
     __slots__ = ('guard', 'neg', 'op', 'mods', 'args', 'line', 'text', 'fn')
 
-    def __init__(self, guard, neg, op, mods, args, line, text):
+    def __init__(self, guard: Optional[str], neg: bool, op: str,
+                 mods: List[str], args: List[str], line: int,
+                 text: str) -> None:
         self.guard, self.neg, self.op, self.mods = guard, neg, op, mods
         self.args, self.line, self.text = args, line, text
         self.fn = None
 
 
 class Function:
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.params = []  # (name, size_bytes)
         self.instrs = []
@@ -242,7 +247,7 @@ class Function:
 
 
 class Module:
-    def __init__(self):
+    def __init__(self) -> None:
         self.functions = {}
         self.shared = []
 
@@ -315,7 +320,7 @@ def _parse_shared_decl(text, line):
     return m.group(3), align, elem * count
 
 
-def parse(text):
+def parse(text: str) -> Module:
     """Parses a PTX module into Functions of Instrs."""
     text = _COMMENT.sub(lambda m: '\n' * m.group(0).count('\n'), text)
     module = Module()
@@ -469,38 +474,38 @@ def _parse_body(func, body, line0):
 class GlobalMemory:
     """Separate allocations; an access must fall inside one of them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.blocks = []  # (base, bytearray)
         self.next = GLOBAL_BASE
 
-    def alloc(self, size, align=256):
+    def alloc(self, size: int, align: int = 256) -> int:
         base = (self.next + align - 1) // align * align
         self.blocks.append((base, bytearray(size)))
         # Leave a gap so that one allocation never runs into the next.
         self.next = base + size + 65536
         return base
 
-    def find(self, addr, size):
+    def find(self, addr: int, size: int) -> Tuple[bytearray, int]:
         for base, data in self.blocks:
             if base <= addr and addr + size <= base + len(data):
                 return data, addr - base
         raise PtxError('global access of %d bytes at 0x%x is outside every '
                        'allocation' % (size, addr))
 
-    def read(self, addr, size):
+    def read(self, addr: int, size: int) -> int:
         data, off = self.find(addr, size)
         return int.from_bytes(data[off:off + size], 'little')
 
-    def write(self, addr, size, value):
+    def write(self, addr: int, size: int, value: int) -> None:
         data, off = self.find(addr, size)
         data[off:off + size] = (value & ((1 << (8 * size)) - 1)).to_bytes(
             size, 'little')
 
-    def bytes_at(self, addr, size):
+    def bytes_at(self, addr: int, size: int) -> bytes:
         data, off = self.find(addr, size)
         return bytes(data[off:off + size])
 
-    def store_bytes(self, addr, payload):
+    def store_bytes(self, addr: int, payload: bytes) -> None:
         data, off = self.find(addr, len(payload))
         data[off:off + len(payload)] = payload
 
@@ -513,7 +518,8 @@ class Thread:
     __slots__ = ('regs', 'pc', 'tid', 'lane', 'warp', 'state', 'wait',
                  'steps', 'linear')
 
-    def __init__(self, regs, tid, linear):
+    def __init__(self, regs: Dict[str, int], tid: Tuple[int, int, int],
+                 linear: int) -> None:
         self.regs = regs
         self.pc = 0
         self.tid = tid
@@ -535,19 +541,19 @@ def _resume(threads):
 
 
 class Block:
-    def __init__(self, ctaid, shared_size):
+    def __init__(self, ctaid: Tuple[int, int, int], shared_size: int) -> None:
         self.ctaid = ctaid
         self.shared = bytearray(shared_size)
         self.mbarriers = {}
 
-    def sread(self, addr, size):
+    def sread(self, addr: int, size: int) -> int:
         if addr < 0 or addr + size > len(self.shared):
             raise PtxError('shared access of %d bytes at %d is outside the '
                            '%d bytes of shared memory' %
                            (size, addr, len(self.shared)))
         return int.from_bytes(self.shared[addr:addr + size], 'little')
 
-    def swrite(self, addr, size, value):
+    def swrite(self, addr: int, size: int, value: int) -> None:
         if addr < 0 or addr + size > len(self.shared):
             raise PtxError('shared access of %d bytes at %d is outside the '
                            '%d bytes of shared memory' %
@@ -571,8 +577,10 @@ _SPECIAL = re.compile(r'%(tid|ntid|ctaid|nctaid)\.([xyz])$')
 class Launch:
     """One kernel launch: grid x block threads over a GlobalMemory."""
 
-    def __init__(self, module, entry, memory, params, grid, block,
-                 max_steps=20_000_000):
+    def __init__(self, module: Module, entry: str, memory: GlobalMemory,
+                 params: List[bytes], grid: Sequence[int],
+                 block: Sequence[int],
+                 max_steps: int = 20_000_000) -> None:
         if entry not in module.functions:
             raise PtxError('no entry %s' % entry)
         self.func = module.functions[entry]
@@ -1554,7 +1562,7 @@ class Launch:
 
     # -- scheduling ----------------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         gx, gy, gz = self.grid
         for z in range(gz):
             for y in range(gy):
@@ -1769,7 +1777,7 @@ class Launch:
                 dp(t, ok)
 
 
-def typ_signed(mods):
+def typ_signed(mods: List[str]) -> bool:
     return any(m in ('s8', 's16') for m in mods)
 
 

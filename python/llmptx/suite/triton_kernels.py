@@ -7,6 +7,10 @@ Triton is imported when `launcher` is first called, so this module imports
 on a machine without it.
 """
 
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional
+
 _KERNELS = None
 
 
@@ -188,7 +192,8 @@ def _pow2_at_least(n):
     return p
 
 
-def launcher(name, t, s, z):
+def launcher(name: str, t: Dict[str, Any], s: Dict[str, Any],
+             z: Dict[str, int]) -> Optional[Callable[[], Any]]:
     """A callable that runs the Triton version of kernel `name` on tensors
     t, scalars s, sizes z; None when there is none."""
     k = _kernels()

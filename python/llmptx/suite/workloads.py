@@ -11,13 +11,23 @@ Importing this module needs neither torch nor a GPU; the functions that
 build tensors import torch when they are called.
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from llmptx.suite.manifest import LaunchPlan
 
 
 class Workload:
-    def __init__(self, name, sizes, inits, outputs, metric, amount,
-                 reference, torch_op, tolerance, memory_bound=True,
-                 note='', compare=None, peak='f32'):
+    def __init__(self, name: str, sizes: List[Dict[str, int]],
+                 inits: Dict[str, Tuple[Any, ...]], outputs: List[str],
+                 metric: str, amount: Callable[[Dict[str, int]], float],
+                 reference: Callable[..., Dict[str, Any]],
+                 torch_op: Callable[..., Callable[[], Any]],
+                 tolerance: Tuple[float, float], memory_bound: bool = True,
+                 note: str = '', compare: Optional[Callable[..., bool]] = None,
+                 peak: str = 'f32') -> None:
         self.name = name
         self.sizes = sizes            # [{size name: value}]
         self.inits = inits            # {arg name: recipe tuple}
@@ -334,7 +344,8 @@ WORKLOADS = {w.name: w for w in [
 ]}
 
 
-def make_tensors(workload, plan, device):
+def make_tensors(workload: Workload, plan: LaunchPlan,
+                 device: Any) -> Dict[str, Any]:
     """Input and output tensors for a plan: {arg name: tensor}. Outputs
     are filled with NaN (integers: -1) so an unwritten element shows."""
     import torch
@@ -379,7 +390,7 @@ def make_tensors(workload, plan, device):
     return tensors
 
 
-def scalar_values(kernel, plan):
+def scalar_values(kernel: Dict[str, Any], plan: LaunchPlan) -> Dict[str, Any]:
     """The Python values of the scalar arguments (from the manifest)."""
     import struct
     out = {}

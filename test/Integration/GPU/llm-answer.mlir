@@ -1,4 +1,4 @@
-// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/Inputs/llm-answer" \
+// RUN: env LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/Inputs/llm-answer" \
 // RUN:   llmptx-opt %s --llm-lower="chip=sm_90 provider=exec cache=off select=llm" -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python -m llmptx.host_build %t.mlir -o %t.0 --runtime %llmptx_libs/libllmptx_gpu_runtime.so
 // RUN: llmptx-opt %t.mlir --llmgen-select-object=index=1 -o %t.1.mlir

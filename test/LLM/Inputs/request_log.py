@@ -1,5 +1,5 @@
 #===- request_log.py - Summaries and checks of the mock server's log ------===#
-"""Reads the JSON-lines request log of llmptx.mock_llm_server.
+"""Reads the JSON-lines request log of llmptx.testing.mock_llm_server.
 
   request_log.py summary LOG [--key KEY]
       one line per request (seq, path, model, seed, sample index, where KEY

@@ -1,7 +1,7 @@
 // LLMPTX_PROVIDER chooses the provider when the provider option is not
 // given; the option wins when it is.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env LLMPTX_PROVIDER=exec LLMPTX_EXEC_COMMAND="%python -m llmptx.scripted_model --answers %S/../Inputs/answers/repair" \
+// RUN: env LLMPTX_PROVIDER=exec LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %S/../Inputs/answers/repair" \
 // RUN:   llmptx-opt %S/../Inputs/vadd.mlir --llm-lower="cache=off report=%t/env.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --input-file=%t/env.json --check-prefix=ENV
 // ENV-DAG: "provider": "exec"

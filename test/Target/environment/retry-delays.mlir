@@ -4,7 +4,7 @@
 // retry comes after 100 to 200 ms, not after a second.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo '{"responses": [{"status": 500, "text": "down"}, {"completion": "no PTX"}]}' > %t/flaky.json
-// RUN: %python -m llmptx.mock_llm_server --script %t/flaky.json --log %t/log.jsonl -- \
+// RUN: %python -m llmptx.testing.mock_llm_server --script %t/flaky.json --log %t/log.jsonl -- \
 // RUN:   env LLMPTX_RETRY_BASE_MS=2000 LLMPTX_RETRY_MAX_MS=200 llmptx-opt %S/../Inputs/vadd.mlir \
 // RUN:   --llm-lower="provider=openai model=m base-url=http://127.0.0.1:{port}/v1 cache=off repairs=0" -o /dev/null 2>/dev/null
 // RUN: %python %S/../../LLM/Inputs/request_log.py gap %t/log.jsonl 0 1 --at-least 0.09

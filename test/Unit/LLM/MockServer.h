@@ -1,6 +1,6 @@
 //===- MockServer.h - Loopback mock LLM server for tests --------*- C++ -*-===//
 //
-// Runs python/llmptx/mock_llm_server.py as a child process on an ephemeral
+// Runs llmptx.testing.mock_llm_server as a child process on an ephemeral
 // port with a given script, and reads its request log back. The server
 // stops when the test's MockServer goes out of scope (SIGTERM), and on its
 // own after an idle timeout if the test dies first.
@@ -79,7 +79,7 @@ public:
     envStorage.push_back("PYTHONPATH=" + sourceRoot() + "/python");
     std::vector<llvm::StringRef> env(envStorage.begin(), envStorage.end());
     std::vector<llvm::StringRef> args = {
-        python,           "-m",          "llmptx.mock_llm_server",
+        python,           "-m",          "llmptx.testing.mock_llm_server",
         "--script",       scriptPath,    "--log",
         logPath,          "--port-file", portPath,
         "--idle-timeout", "60"};

@@ -7,7 +7,7 @@ reach with a command (a batch queue, another site):
  2. on the GPU machine: llmptx-runner B/*.json -o results.json, and bring
     results.json back next to a copy of the bundles it ran;
  3. llmptx-opt ... --llm-lower="... verify=exec emit-bundles=B2
-        runner='python3 -m llmptx.results_replay --results results.json
+        runner='python3 -m llmptx.testing.results_replay --results results.json
                 --ran B'"
 
 llm-lower appends the bundle paths and `-o OUT`. Each bundle must be
@@ -17,13 +17,16 @@ stale results are never applied. The results of the bundles asked for are
 written to OUT.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
 import sys
+from typing import List, Optional
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--results', required=True,
                         help='results.json written by llmptx-runner')

@@ -1,8 +1,8 @@
 """A scripted model for the exec provider: tests and benchmarks run the
 whole LLM path offline and reproducibly with it.
 
-    exec-command="python3 -m llmptx.scripted_model --answers DIR [--log F]
-                  [--delay SECONDS]"
+    exec-command="python3 -m llmptx.testing.scripted_model --answers DIR
+                  [--log F] [--delay SECONDS]"
 
 The request (an OpenAI chat-completions body with an `llmptx` object) comes
 on stdin; the completion goes to stdout. The answer for kernel K, sample S,
@@ -21,14 +21,17 @@ with status 3 (a failed call). `--log` appends each request (one JSON per
 line) so tests can check what the prompts said.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
 import sys
 import time
+from typing import List, Optional
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--answers', required=True,
                         help='directory of scripted answers')
