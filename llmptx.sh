@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 BUILD_DIR=${BUILD_DIR:-build}
-PACKAGES=(cmake ninja-build g++ python3 python3-venv git
+PACKAGES=(cmake ninja-build g++ python3 python3-venv python3-wheel-whl git
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           libcurl4-openssl-dev nlohmann-json3-dev libgtest-dev)
 
@@ -34,33 +34,75 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-# IREE's compiler and runtime wheels (pinned) for llmptx-iree and its tests,
-# in a virtual environment under the build directory (Debian's pip refuses
-# system installs). Without them those tests are skipped, not failed.
+# The project's Python: one virtual environment under the build directory
+# (Debian's pip refuses system installs) holding the llmptx package,
+# installed editable (its console scripts, and the test doubles lit runs),
+# and IREE's wheels, pinned, for llmptx-iree and its tests. IREE is optional:
+# when its wheels do not install, the rest works and those tests are
+# skipped. docs/python.md.
+VENV="$BUILD_DIR/venv"
 IREE_WHEELS=(iree-base-compiler==3.13.0 iree-base-runtime==3.13.0 numpy==2.4.6)
+PIP=("$VENV/bin/python3" -m pip --quiet --disable-pip-version-check)
+
+install_llmptx_package() {
+  local stamp="$VENV/.llmptx-installed"
+  if [ -f "$stamp" ] && [ ! pyproject.toml -nt "$stamp" ] &&
+     "$VENV/bin/python3" -c 'import llmptx.tools' 2>/dev/null; then
+    return 0
+  fi
+  echo "llmptx: installing the llmptx package (editable) into $VENV"
+  # Offline where the environment can build it: its own setuptools with the
+  # wheel package Debian ships (python3-wheel-whl); else pip fetches both
+  # from PyPI.
+  "${PIP[@]}" install --no-index --find-links /usr/share/python-wheels \
+    wheel 2>/dev/null || true
+  "${PIP[@]}" install --no-build-isolation --no-deps -e . 2>/dev/null ||
+    "${PIP[@]}" install --no-deps -e .
+  touch "$stamp"
+}
 
 install_iree() {
-  local venv="$BUILD_DIR/iree-venv"
-  if [ -x "$venv/bin/iree-compile" ] && "$venv/bin/python3" -c \
+  if [ -x "$VENV/bin/iree-compile" ] && "$VENV/bin/python3" -c \
        'import iree.compiler.ir, numpy' 2>/dev/null; then
     return 0
   fi
-  echo "llmptx: installing ${IREE_WHEELS[*]} into $venv"
-  if ! { python3 -m venv "$venv" &&
-         "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
-           "${IREE_WHEELS[@]}"; }; then
+  echo "llmptx: installing ${IREE_WHEELS[*]} into $VENV"
+  if ! "${PIP[@]}" install "${IREE_WHEELS[@]}"; then
     echo "llmptx: warning: IREE's wheels did not install; llmptx-iree and" \
          "its tests are unavailable" >&2
-    rm -rf "$venv"
+    "${PIP[@]}" uninstall --yes iree-base-compiler iree-base-runtime \
+      >/dev/null 2>&1 || true
+  fi
+}
+
+install_python() {
+  if [ ! -x "$VENV/bin/python3" ]; then
+    echo "llmptx: making the virtual environment $VENV"
+    python3 -m venv "$VENV"
+  fi
+  install_llmptx_package
+  install_iree
+}
+
+# CMake is told where the environment is: lit and build/bin/llmptx-iree run
+# its Python. A build directory configured before it existed had a virtual
+# environment for IREE alone, build/iree-venv, which it replaces.
+configure() {
+  local venv
+  venv="$(cd "$BUILD_DIR" && pwd)/venv"
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+      -DLLMPTX_IREE_VENV="$venv"
+  elif ! grep -qxF "LLMPTX_IREE_VENV:PATH=$venv" "$BUILD_DIR/CMakeCache.txt"; then
+    cmake -S . -B "$BUILD_DIR" -DLLMPTX_IREE_VENV="$venv"
+    rm -rf "$BUILD_DIR/iree-venv"
   fi
 }
 
 build() {
   install_packages
-  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-    cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
-  fi
-  install_iree
+  install_python
+  configure
   ninja -C "$BUILD_DIR"
 }
 
@@ -75,11 +117,11 @@ example() {
   "${cmd[@]}"
   echo
   echo "llmptx: objects of each gpu.binary in $out/kernels.out.mlir:"
-  PYTHONPATH=python python3 -m llmptx.gpu_binary "$out/kernels.out.mlir" --summary
+  "$VENV/bin/llmptx-gpu-binary" "$out/kernels.out.mlir" --summary
   if [ -f "$out/report.json" ]; then
     echo
     echo "llmptx: per-kernel decisions ($out/report.json):"
-    python3 - "$out/report.json" <<'PY'
+    "$VENV/bin/python3" - "$out/report.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 for kernel in report.get("kernels", []):

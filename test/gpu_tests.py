@@ -16,7 +16,13 @@ llmptx-opt and host_build, run under `%if cuda %{ ... %}`) are split in two:
     python3 test/gpu_tests.py run --kit KIT --out $OUT/gpu-tests
 
 `run` executes each test's RUN lines with lit's substitutions (%python,
-%inputs, %S, %s, %t, %llmptx_libs, the build's tools first on PATH). A
+%inputs, %S, %s, %t, %llmptx_libs, the build's tools first on PATH).
+%python is --python: a Python with the llmptx package installed (the tests
+run its test doubles, llmptx.testing), by default the build's virtual
+environment (BUILD/venv, which ./llmptx.sh makes) when it has the package,
+else the Python running this script. Where neither has it, install it
+first, e.g. `python3 -m venv --system-site-packages /tmp/venv &&
+/tmp/venv/bin/pip install --no-deps -e .` (docs/python.md). A
 pipeline that ends in `| FileCheck ARGS` runs without its last stage and
 its output is kept; a `FileCheck ARGS < FILE` or `--input-file=FILE` line
 keeps FILE. `not CMD` inverts the exit status as lit's `not` does, and
@@ -60,10 +66,10 @@ def run_lines(path):
     return commands
 
 
-def substitute(command, test, temp, build):
+def substitute(command, test, temp, build, python):
     folder = os.path.dirname(test)
     for key, value in (
-            ("%python", sys.executable), ("%inputs", ROOT + "/test/Inputs"),
+            ("%python", python), ("%inputs", ROOT + "/test/Inputs"),
             ("%llmptx_libs", os.path.abspath(build + "/lib")),
             ("%S", folder), ("%s", test), ("%t", temp)):
         command = command.replace(key, value)
@@ -121,8 +127,24 @@ def test_name(test):
 def tool_env(build):
     env = dict(os.environ)
     env["PATH"] = os.path.abspath(build + "/bin") + ":" + env["PATH"]
-    env["PYTHONPATH"] = ROOT + "/python"
     return env
+
+
+def has_package(python):
+    return subprocess.run([python, "-c", "import llmptx.testing"],
+                          capture_output=True).returncode == 0
+
+
+def test_python(args):
+    """--python, else BUILD/venv's Python, else this one: the first that has
+    the llmptx package; None when none has."""
+    if args.python:
+        return args.python if has_package(args.python) else None
+    for python in (os.path.join(args.build, "venv", "bin", "python3"),
+                   sys.executable):
+        if os.path.exists(python) and has_package(python):
+            return python
+    return None
 
 
 def prepare(args):
@@ -138,7 +160,8 @@ def prepare(args):
         for index, line in enumerate(run_lines(test)):
             if gpu_part(line) is not None:
                 continue
-            command = substitute(line, test, temp, args.build).replace(
+            command = substitute(line, test, temp, args.build,
+                                 args.python).replace(
                 "FileCheck ", os.path.basename(args.filecheck) + " ")
             ok, code, _, err = run_shell(command, env)
             if not ok:
@@ -179,7 +202,7 @@ def run(args):
             elif gpu_part(line) is not None:
                 line = gpu_part(line)
             command, check, source = split_filecheck(
-                substitute(line, test, temp, args.build))
+                substitute(line, test, temp, args.build, args.python))
             kept = os.path.join(args.out, "%s.%d.out" % (name, index))
             if command is not None:
                 ok, code, out, err = run_shell(command, env)
@@ -234,12 +257,15 @@ def main():
     filecheck = shutil.which("FileCheck-22") or "/usr/lib/llvm-22/bin/FileCheck"
     ran = sub.add_parser("run")
     ran.add_argument("--build", default="build")
+    ran.add_argument("--python", help="%%python: a Python with the llmptx "
+                     "package (default: BUILD/venv's, else this one)")
     ran.add_argument("--out", required=True)
     ran.add_argument("--kit", help="run the `%%if cuda` lines of the tests "
                      "`prepare` built into this folder")
     ran.add_argument("tests", nargs="*")
     prepared = sub.add_parser("prepare")
     prepared.add_argument("--build", default="build")
+    prepared.add_argument("--python", help="%%python, as for run")
     prepared.add_argument("--kit", required=True)
     prepared.add_argument("--filecheck", default=filecheck)
     prepared.add_argument("tests", nargs="+")
@@ -249,6 +275,12 @@ def main():
     args = parser.parse_args()
     if args.mode == "run" and bool(args.kit) == bool(args.tests):
         parser.error("run takes either --kit or tests")
+    if args.mode in ("run", "prepare"):
+        python = test_python(args)
+        if python is None:
+            parser.error("%s has no llmptx package: install it (docs/python.md) "
+                         "or give --python" % (args.python or sys.executable))
+        args.python = python
     return {"run": run, "prepare": prepare, "check": check}[args.mode](args)
 
 

@@ -15,6 +15,18 @@ import lit.formats
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
+
+def llmptx_python(config):
+    """The venv's Python, else CMake's: the first that imports llmptx."""
+    for python in (os.path.join(config.llmptx_venv, "bin", "python3"),
+                   config.python_executable):
+        if os.path.exists(python) and subprocess.run(
+                [python, "-c", "import llmptx.testing"],
+                capture_output=True).returncode == 0:
+            return python
+    return None
+
+
 config.name = "LLMPTX"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".ptx", ".test", ".py"]
@@ -23,12 +35,25 @@ config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py",
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.llmptx_obj_root, "test")
 
+# %python: the project's virtual environment, which ./llmptx.sh build makes
+# under the build directory (docs/python.md): the llmptx package installed
+# editable, whose tools and test doubles (llmptx.testing) the tests run, and
+# IREE's wheels when they installed. Without it, CMake's Python, if it has
+# the package.
+python = llmptx_python(config)
+if python is None:
+    lit_config.fatal("no Python with the llmptx package: run ./llmptx.sh "
+                     "build, or make %s with `python3 -m venv %s && %s/bin/pip "
+                     "install -e %s` (docs/python.md)" % (
+                         config.llmptx_venv, config.llmptx_venv,
+                         config.llmptx_venv, config.llmptx_src_root))
+config.substitutions.append(("%python", python))
+
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%llmptx_src", config.llmptx_src_root))
 config.substitutions.append(("%llmptx_libs", config.llmptx_lib_dir))
 config.substitutions.append(("%inputs",
                              os.path.join(config.test_source_root, "Inputs")))
-config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%mlir_opt_plugin",
      os.path.join(config.llmptx_lib_dir, "LLMGenPlugin.so")))
@@ -42,8 +67,6 @@ for var in list(os.environ):
 for var in ("CUDA_HOME", "CUDA_PATH", "HOME", "XDG_CACHE_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
-config.environment["PYTHONPATH"] = os.path.join(config.llmptx_src_root,
-                                                "python")
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
@@ -64,15 +87,12 @@ if config.ptxas_path and os.path.exists(config.ptxas_path):
     config.environment["PATH"] = (os.path.dirname(config.ptxas_path) +
                                   os.pathsep + config.environment["PATH"])
 
-# IREE's wheels, in the virtual environment ./llmptx.sh makes: tests of
-# llmptx-iree need them and are skipped without them.
-iree_python = os.path.join(config.iree_venv, "bin", "python3")
-if (os.path.exists(os.path.join(config.iree_venv, "bin", "iree-compile")) and
-        os.path.exists(iree_python)):
+# IREE's wheels, in the same environment: tests of llmptx-iree need them and
+# are skipped without them.
+iree_compile = os.path.join(config.llmptx_venv, "bin", "iree-compile")
+if os.path.exists(iree_compile):
     config.available_features.add("iree")
-    config.substitutions.append(("%iree_python", iree_python))
-    config.substitutions.append(
-        ("%iree_compile", os.path.join(config.iree_venv, "bin", "iree-compile")))
+    config.substitutions.append(("%iree_compile", iree_compile))
 
 if config.system_mlir_opt and os.path.exists(config.system_mlir_opt):
     config.available_features.add("system-mlir-opt")

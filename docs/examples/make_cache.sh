@@ -5,9 +5,11 @@
 # templates or to kernels.mlir; test/Examples checks the cache still hits.
 set -eu
 cd "$(dirname "$0")/../.."
+# The scripted model runs on the build's virtual environment, which has the
+# llmptx package (./llmptx.sh build makes it; docs/python.md).
+python=build/venv/bin/python3
 rm -rf docs/examples/cache
-PYTHONPATH=python \
-LLMPTX_EXEC_COMMAND="python3 -m llmptx.scripted_model --answers docs/examples/answers" \
+LLMPTX_EXEC_COMMAND="$python -m llmptx.testing.scripted_model --answers docs/examples/answers" \
   build/bin/llmptx-opt docs/examples/kernels.mlir \
     --llm-lower="provider=exec model=curated cache=readwrite cache-dir=docs/examples/cache repairs=0" \
     -o /dev/null

@@ -14,10 +14,12 @@
 set -eu
 cd "$(dirname "$0")/../.."
 build=${1:-build}
+# The scripted model runs on the build's virtual environment, which has the
+# llmptx package (./llmptx.sh build makes it; docs/python.md).
+python=$build/venv/bin/python3
 rm -rf docs/suite/cache
 for kernel in docs/suite/kernels/*.mlir; do
-  PYTHONPATH=python \
-  LLMPTX_EXEC_COMMAND="python3 -m llmptx.scripted_model --answers docs/suite/answers" \
+  LLMPTX_EXEC_COMMAND="$python -m llmptx.testing.scripted_model --answers docs/suite/answers" \
     "$build/bin/llmptx-opt" "$kernel" \
       --llm-lower="chip=sm_90 features=+ptx80 provider=exec model=curated cache=readwrite cache-dir=docs/suite/cache repairs=0 select=llm strict=true" \
       -o /dev/null
