@@ -5,13 +5,17 @@ answer compiled, the runner's verdict, the speedup over the NVPTX reference
 at the production shape (95% CI), what llm-lower selected, and the proven
 fragments the answer runs (llmptx-ptx fragments, with the kernel's bundle).
 
-    bench/fragments/summarize.py STUDY_DIR... [--ptx-tool build/bin/llmptx-ptx]
-        [--json OUT.json]
+    build/venv/bin/python3 bench/fragments/summarize.py STUDY...
+        [--ptx-tool build/bin/llmptx-ptx] [--json OUT.json]
 
-Prints a Markdown table, then totals per condition. Several STUDY_DIRs are
-samples of the same study (the same requests answered again): the table
-then lists each kernel's speedups per condition, sample by sample, with
-their median."""
+A STUDY is a study's folder (with/ and without/), or an archive of studies
+as bench/fragments keeps them (suite-h200.tar.xz, unseen-h200.tar.xz: read
+as they are, each folder at its top level one sample, in name order).
+Prints a Markdown table, then totals per condition. Several samples of the
+same study (the same requests answered again) make the table list each
+kernel's speedups per condition, sample by sample, with their median.
+llmptx-ptx is found as every script of the project finds a tool of the
+build (llmptx.tools), so this runs on a Python with the llmptx package."""
 
 import argparse
 import glob
@@ -21,7 +25,10 @@ import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
+
+from llmptx.tools import ToolNotFound, find_tool
 
 CONDITIONS = ('without', 'with')
 
@@ -199,16 +206,35 @@ def print_samples(samples):
             cells[1]))
 
 
+def sample_dirs(study, work):
+    """The sample folders of a study: the folder itself, or each folder at
+    the top level of an archive, unpacked under `work`."""
+    if os.path.isdir(study):
+        return [study]
+    target = tempfile.mkdtemp(dir=work)
+    with tarfile.open(study) as archive:
+        if hasattr(tarfile, 'data_filter'):
+            archive.extractall(target, filter='data')
+        else:
+            archive.extractall(target)
+    return [os.path.join(target, name) for name in sorted(os.listdir(target))]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('studies', nargs='+', metavar='study')
-    parser.add_argument('--ptx-tool', default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build',
-        'bin', 'llmptx-ptx'))
+    parser.add_argument('--ptx-tool', help='llmptx-ptx (default: the '
+                        'build\'s; without one, the fragments the answers '
+                        'run are not looked for)')
     parser.add_argument('--json')
     args = parser.parse_args(argv)
-    tool = args.ptx_tool if os.path.isfile(args.ptx_tool) else None
-    samples = [collect(study, tool) for study in args.studies]
+    try:
+        tool = find_tool('llmptx-ptx', explicit=args.ptx_tool)
+    except ToolNotFound:
+        tool = None
+    with tempfile.TemporaryDirectory() as work:
+        samples = [collect(directory, tool) for study in args.studies
+                   for directory in sample_dirs(study, work)]
     if len(samples) == 1:
         print_one(samples[0])
     else:
