@@ -93,7 +93,8 @@ configure() {
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
       -DLLMPTX_IREE_VENV="$venv"
-  elif ! grep -qxF "LLMPTX_IREE_VENV:PATH=$venv" "$BUILD_DIR/CMakeCache.txt"; then
+  elif [ "$(sed -n 's/^LLMPTX_IREE_VENV:[A-Z]*=//p' \
+             "$BUILD_DIR/CMakeCache.txt")" != "$venv" ]; then
     cmake -S . -B "$BUILD_DIR" -DLLMPTX_IREE_VENV="$venv"
     rm -rf "$BUILD_DIR/iree-venv"
   fi
