@@ -3,6 +3,7 @@
 #
 # Features:
 #   ptxas       a CUDA ptxas was found at configure time (compile checks run)
+#   nvrtc       that toolkit has NVRTC (CUDA C++ candidates compile)
 #   cuda        a GPU and its driver answer here (GPU execution tests run)
 #   system-mlir-opt  Debian's mlir-opt is installed (plugin tests run)
 # The default suite needs neither a GPU nor the network.
@@ -86,6 +87,10 @@ if config.ptxas_path and os.path.exists(config.ptxas_path):
     config.substitutions.append(("%ptxas", config.ptxas_path))
     config.environment["PATH"] = (os.path.dirname(config.ptxas_path) +
                                   os.pathsep + config.environment["PATH"])
+    toolkit_root = os.path.dirname(os.path.dirname(config.ptxas_path))
+    if any(os.path.exists(os.path.join(toolkit_root, folder, "libnvrtc.so"))
+           for folder in ("lib64", "lib", "targets/x86_64-linux/lib")):
+        config.available_features.add("nvrtc")
 
 # IREE's wheels, in the same environment: tests of llmptx-iree need them and
 # are skipped without them.

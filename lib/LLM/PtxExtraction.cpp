@@ -132,9 +132,9 @@ bool startsModule(StringRef trimmed) {
   return false;
 }
 
-/// Cuts the module out of text without fences.
-ExtractedPtx extractUnfenced(ArrayRef<StringRef> lines) {
-  ExtractedPtx result;
+/// Cuts the PTX module out of text without fences.
+ExtractedAnswer extractUnfenced(ArrayRef<StringRef> lines) {
+  ExtractedAnswer result;
   size_t start = lines.size();
   for (size_t i = 0; i < lines.size() && start == lines.size(); ++i)
     if (lines[i].trim().starts_with(".version"))
@@ -167,7 +167,7 @@ ExtractedPtx extractUnfenced(ArrayRef<StringRef> lines) {
     return result;
   }
   result.found = true;
-  result.ptx = std::move(ptx);
+  result.code = std::move(ptx);
   result.note = "no fenced block; took lines " + utostr(start + 1) + "-" +
                 utostr(end) + " of " + utostr(lines.size());
   if (!closed)
@@ -175,31 +175,52 @@ ExtractedPtx extractUnfenced(ArrayRef<StringRef> lines) {
   return result;
 }
 
+/// The answer's text without CRs and <think> sections, as lines.
+struct AnswerText {
+  std::string text;
+  SmallVector<StringRef, 0> lines;
+  bool droppedThinking = false;
+  std::vector<FencedBlock> blocks;
+  std::optional<std::string> launch;
+
+  explicit AnswerText(StringRef completion) {
+    std::string normalized;
+    normalized.reserve(completion.size());
+    for (size_t i = 0; i < completion.size(); ++i)
+      if (!(completion[i] == '\r' && i + 1 < completion.size() &&
+            completion[i + 1] == '\n'))
+        normalized += completion[i];
+    text = dropThinking(normalized, droppedThinking);
+    StringRef(text).split(lines, '\n');
+    // A trailing newline yields an empty last line that is not part of the
+    // answer.
+    if (!lines.empty() && lines.back().empty())
+      lines.pop_back();
+    blocks = findFencedBlocks(lines);
+    for (const FencedBlock &block : blocks)
+      if (block.info == "launch")
+        launch = block.content;
+  }
+};
+
+/// "took the only fenced block", "took the 2nd of 3 fenced blocks".
+std::string tookBlock(const std::vector<FencedBlock> &blocks, size_t index) {
+  std::string note = blocks.size() == 1
+                         ? std::string("took the only fenced block")
+                         : "took the " + ordinal(index + 1) + " of " +
+                               utostr(blocks.size()) + " fenced blocks";
+  if (!blocks[index].closed)
+    note += "; the block is not closed (answer cut off?)";
+  return note;
+}
+
 } // namespace
 
-ExtractedPtx extractPtx(StringRef completion) {
-  std::string normalized;
-  normalized.reserve(completion.size());
-  for (size_t i = 0; i < completion.size(); ++i)
-    if (!(completion[i] == '\r' && i + 1 < completion.size() &&
-          completion[i + 1] == '\n'))
-      normalized += completion[i];
-  bool droppedThinking = false;
-  std::string text = dropThinking(normalized, droppedThinking);
-
-  SmallVector<StringRef, 0> lines;
-  StringRef(text).split(lines, '\n');
-  // A trailing newline yields an empty last line that is not part of the
-  // answer.
-  if (!lines.empty() && lines.back().empty())
-    lines.pop_back();
-
-  std::vector<FencedBlock> blocks = findFencedBlocks(lines);
-  ExtractedPtx result;
-  std::optional<std::string> launch;
-  for (const FencedBlock &block : blocks)
-    if (block.info == "launch")
-      launch = block.content;
+ExtractedAnswer extractPtx(StringRef completion) {
+  AnswerText answer(completion);
+  const std::vector<FencedBlock> &blocks = answer.blocks;
+  ArrayRef<StringRef> lines = answer.lines;
+  ExtractedAnswer result;
   if (!blocks.empty()) {
     int best = -1;
     for (size_t i = 0; i < blocks.size(); ++i)
@@ -207,16 +228,9 @@ ExtractedPtx extractPtx(StringRef completion) {
           (best < 0 || ptxScore(blocks[i]) >= ptxScore(blocks[best])))
         best = static_cast<int>(i);
     if (best >= 0) {
-      const FencedBlock &block = blocks[best];
       result.found = true;
-      result.ptx = block.content;
-      if (blocks.size() == 1)
-        result.note = "took the only fenced block";
-      else
-        result.note = "took the " + ordinal(best + 1) + " of " +
-                      utostr(blocks.size()) + " fenced blocks";
-      if (!block.closed)
-        result.note += "; the block is not closed (answer cut off?)";
+      result.code = blocks[best].content;
+      result.note = tookBlock(blocks, best);
     } else {
       // The fences hold something else (a launch snippet); the module may
       // still be in the prose around them.
@@ -229,9 +243,38 @@ ExtractedPtx extractPtx(StringRef completion) {
   } else {
     result = extractUnfenced(lines);
   }
-  if (droppedThinking)
+  if (answer.droppedThinking)
     result.note += "; ignored the <think> section";
-  result.launch = std::move(launch);
+  result.launch = std::move(answer.launch);
+  return result;
+}
+
+ExtractedAnswer extractCuda(StringRef completion) {
+  AnswerText answer(completion);
+  const std::vector<FencedBlock> &blocks = answer.blocks;
+  auto tagged = [](const FencedBlock &block) {
+    return block.info == "cuda" || block.info == "cu" || block.info == "cpp" ||
+           block.info == "c++";
+  };
+  int best = -1;
+  for (size_t i = 0; i < blocks.size(); ++i)
+    if (StringRef(blocks[i].content).contains("__global__") &&
+        (best < 0 || tagged(blocks[i]) || !tagged(blocks[best])))
+      best = static_cast<int>(i);
+  ExtractedAnswer result;
+  if (best >= 0) {
+    result.found = true;
+    result.code = blocks[best].content;
+    result.note = tookBlock(blocks, best);
+  } else {
+    result.note = blocks.empty()
+                      ? "no fenced block in the answer"
+                      : "none of the " + utostr(blocks.size()) +
+                            " fenced blocks defines a __global__ kernel";
+  }
+  if (answer.droppedThinking)
+    result.note += "; ignored the <think> section";
+  result.launch = std::move(answer.launch);
   return result;
 }
 

@@ -47,6 +47,8 @@ toCudaToolkit(const llmptx::runtime::CudaToolkitLocation &found) {
   toolkit.root = found.root;
   toolkit.ptxasPath = found.ptxas;
   toolkit.nvJitLinkPath = found.nvJitLink;
+  toolkit.nvrtcPath = found.nvrtc;
+  toolkit.includeFolders = found.includeFolders;
   return toolkit;
 }
 

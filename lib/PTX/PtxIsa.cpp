@@ -495,6 +495,11 @@ constexpr StringRef ModifierTable[] = {
     ".row",
     ".col",
     ".trans",
+    // wmma.load.a / wmma.store.d: the operation and the fragment.
+    ".load",
+    ".store",
+    ".c",
+    ".d",
     // Atomic and reduction operations.
     ".add",
     ".inc",

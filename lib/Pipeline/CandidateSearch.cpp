@@ -170,21 +170,60 @@ static std::vector<std::string> adoptLaunch(llvm::StringRef text,
   return problems;
 }
 
-/// The checks of one answer: extraction, lint, ABI, compile, then its launch
-/// (a block of its own, and thread directives against the block it will be
-/// launched with, caught here before any GPU run).
+/// The source file NVRTC's diagnostics quote; the repair prompt names it.
+static constexpr llvm::StringLiteral kCudaFile = "candidate.cu";
+
+/// NVRTC's PTX of a CUDA C++ answer, or (when it does not compile: an
+/// include outside the allowed set, a compile error, NVRTC missing, killed
+/// by its limits) the diagnostics at the source's lines.
+static std::optional<Validation> compileCudaAnswer(llvm::StringRef source,
+                                                   const SearchSettings &settings,
+                                                   std::string &ptxText,
+                                                   Candidate &candidate) {
+  candidate.language = llm::SourceLanguage::CUDA;
+  candidate.cudaSource = source.str();
+  ptx::CudaCompileResult compiled = ptx::compileCuda(
+      source, settings.toolkit ? *settings.toolkit : ptx::CudaToolkit(),
+      settings.cuda);
+  candidate.cudaCompiler = compiled.compiler;
+  for (const std::string &argument : compiled.arguments)
+    candidate.cudaCompiler += " " + argument;
+  if (compiled.ok) {
+    ptxText = std::move(compiled.ptx);
+    return std::nullopt;
+  }
+  Validation failed{AttemptStatus::CompileError, {}};
+  for (const ptx::Diagnostic &diag : compiled.diagnostics)
+    if (diag.severity == ptx::Severity::Error)
+      failed.diagnostics.push_back(
+          llvm::StringRef(ptx::formatDiagnostic(diag, kCudaFile)).rtrim().str());
+  return failed;
+}
+
+/// The checks of one answer: extraction (and NVRTC for CUDA C++), lint,
+/// ABI, compile, then its launch (a block of its own, and thread directives
+/// against the block it will be launched with, caught here before any GPU
+/// run).
 static Validation checkAnswer(const KernelDescription &kernel,
-                              const llm::ExtractedPtx &extracted,
+                              const llm::ExtractedAnswer &extracted,
+                              llm::SourceLanguage language,
                               const SearchSettings &settings,
                               std::string &ptxText, Candidate &candidate) {
+  bool cuda = language == llm::SourceLanguage::CUDA;
   if (!extracted.found)
     return {AttemptStatus::NoPtx,
-            {llvm::formatv("{0}: error: the answer holds no PTX ({1}); answer "
-                           "with one fenced ```ptx block holding the whole "
-                           "module",
-                           kCandidateFile, extracted.note)
+            {llvm::formatv("{0}: error: the answer holds no {1} ({2}); answer "
+                           "with one fenced ```{3} block holding the whole {4}",
+                           cuda ? kCudaFile : kCandidateFile,
+                           cuda ? "CUDA kernel" : "PTX", extracted.note,
+                           cuda ? "cuda" : "ptx",
+                           cuda ? "translation unit" : "module")
                  .str()}};
-  ptxText = extracted.ptx;
+  if (!cuda)
+    ptxText = extracted.code;
+  else if (std::optional<Validation> failed =
+               compileCudaAnswer(extracted.code, settings, ptxText, candidate))
+    return *failed;
   Validation validation =
       validateCandidate(ptxText, kernel.abi, settings, candidate);
   if (!validation.diagnostics.empty())
@@ -228,6 +267,7 @@ askModel(const KernelDescription &kernel, const llm::Prompt &prompt,
   attempt.sample = sample;
   attempt.round = round;
   attempt.promptHash = prompt.hash();
+  attempt.language = prompt.language;
   for (const llm::ChatMessage &message : prompt.messages)
     attempt.promptBytes += message.content.size();
   attempt.model = !completion.model.empty() ? completion.model
@@ -279,12 +319,15 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
       return;
     }
 
-    llm::ExtractedPtx extracted = llm::extractPtx(completion.text);
+    llm::ExtractedAnswer extracted =
+        prompt.language == llm::SourceLanguage::CUDA
+            ? llm::extractCuda(completion.text)
+            : llm::extractPtx(completion.text);
     attempt.note = extracted.note;
     Candidate candidate;
     std::string ptxText;
-    Validation validation =
-        checkAnswer(kernel, extracted, settings, ptxText, candidate);
+    Validation validation = checkAnswer(kernel, extracted, prompt.language,
+                                        settings, ptxText, candidate);
     attempt.status = validation.status;
     attempt.fixes = candidate.fixes;
     attempt.diagnostics = validation.diagnostics;
@@ -314,14 +357,29 @@ static void runRounds(const KernelDescription &kernel, llm::Prompt prompt,
   }
 }
 
+llm::SourceLanguage llmptx::sampleLanguage(const SearchSettings &settings,
+                                           unsigned sample) {
+  switch (settings.language) {
+  case Language::PTX:
+    return llm::SourceLanguage::PTX;
+  case Language::CUDA:
+    return llm::SourceLanguage::CUDA;
+  case Language::Auto:
+    return sample % 2 ? llm::SourceLanguage::CUDA : llm::SourceLanguage::PTX;
+  }
+  return llm::SourceLanguage::PTX;
+}
+
 SampleOutcome llmptx::searchSample(const KernelDescription &kernel,
                                    const llm::KernelSpec &spec, unsigned sample,
                                    llm::Provider &provider,
                                    const SearchSettings &settings) {
   SampleOutcome outcome;
+  llm::SourceLanguage language = sampleLanguage(settings, sample);
   llm::Prompt prompt =
-      settings.optimize ? llm::renderOptimizePrompt(spec, /*measurements=*/{})
-                        : llm::renderTranslatePrompt(spec);
+      settings.optimize
+          ? llm::renderOptimizePrompt(spec, /*measurements=*/{}, language)
+          : llm::renderTranslatePrompt(spec, language);
   runRounds(kernel, std::move(prompt), 0, sample, provider, settings, outcome);
   return outcome;
 }

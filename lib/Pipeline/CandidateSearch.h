@@ -16,6 +16,8 @@
 #include "llmptx/LLM/Prompt.h"
 #include "llmptx/LLM/Provider.h"
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/CudaSource.h"
+#include "llmptx/Pipeline/SettingEnums.h"
 
 #include <functional>
 #include <optional>
@@ -26,6 +28,10 @@ namespace llmptx {
 
 struct SearchSettings {
   std::string chip;
+  /// What candidates are asked in; Auto splits the samples (see
+  /// sampleLanguage). CUDA needs the toolkit's NVRTC.
+  Language language = Language::PTX;
+  ptx::CudaCompileOptions cuda;
   unsigned repairs = 2;
   bool optimize = false;
   /// The checks asked for; Compile needs `toolkit`.
@@ -36,6 +42,12 @@ struct SearchSettings {
   /// Receives progress lines ("@vadd sample 1 round 0: ptxas ok").
   std::function<void(llvm::StringRef)> progress;
 };
+
+/// The language sample `sample` is asked in: the setting's, or under Auto
+/// PTX for even samples and CUDA C++ for odd ones (sample 0 stays PTX, so
+/// one sample asks what language=ptx asks).
+llm::SourceLanguage sampleLanguage(const SearchSettings &settings,
+                                   unsigned sample);
 
 /// Runs the ask-validate-repair loop of one sample of one kernel.
 SampleOutcome searchSample(const KernelDescription &kernel,

@@ -56,6 +56,11 @@ std::string PipelineDriver::referenceName() const {
 //===----------------------------------------------------------------------===//
 
 void PipelineDriver::runStages() {
+  if (!settings.environmentProblem.empty()) {
+    unavailableReason = settings.environmentProblem;
+    unavailableIsFallback = true;
+    return;
+  }
   if (settings.provider.empty()) {
     unavailableReason =
         "no provider configured (set provider= or LLMPTX_PROVIDER)";
@@ -73,8 +78,12 @@ void PipelineDriver::runStages() {
     unavailableIsFallback = true;
     return;
   }
+  if (llvm::Error error = candidateStages->prepareChecks()) {
+    unavailableReason = llvm::toString(std::move(error));
+    unavailableIsFallback = true;
+    return;
+  }
   stages = std::move(candidateStages);
-  stages->prepareChecks();
   stages->run();
 }
 

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llmptx;
@@ -79,4 +80,84 @@ void llmptx::setAbiFromEntry(KernelDescription &kernel,
     abi.alignBytes = param.align ? param.align : abi.sizeBytes;
     kernel.abi.params.push_back(std::move(abi));
   }
+}
+
+/// The CUDA type of an element in the runtime's spelling ("f16", "i32").
+static llvm::StringRef cudaElementType(llvm::StringRef element) {
+  return llvm::StringSwitch<llvm::StringRef>(element)
+      .Case("f16", "__half")
+      .Case("bf16", "__nv_bfloat16")
+      .Case("f32", "float")
+      .Case("f64", "double")
+      .Case("i1", "unsigned char")
+      .Case("i8", "signed char")
+      .Case("i16", "short")
+      .Case("i32", "int")
+      .Case("i64", "long long")
+      .Default("");
+}
+
+/// The CUDA type whose parameter NVRTC spells as `ptxType` of `bytes`, for
+/// parameters whose argument is not described.
+static std::string cudaTypeOfParam(const ptx::AbiParam &param) {
+  llvm::StringRef type = param.ptxType;
+  if (type == ".f32")
+    return "float";
+  if (type == ".f64")
+    return "double";
+  switch (param.sizeBytes) {
+  case 1:
+    return "unsigned char";
+  case 2:
+    return "unsigned short";
+  case 4:
+    return "int";
+  default:
+    return "long long";
+  }
+}
+
+std::string llmptx::cudaPrototype(const KernelDescription &kernel) {
+  std::vector<std::string> params;
+  for (const ptx::AbiParam &param : kernel.abi.params) {
+    const ArgumentInfo *arg = param.argIndex < kernel.args.size()
+                                  ? &kernel.args[param.argIndex]
+                                  : nullptr;
+    std::string name = "arg" + std::to_string(param.argIndex);
+    llvm::StringRef element =
+        arg ? cudaElementType(arg->element) : llvm::StringRef();
+    std::string pointer =
+        (element.empty() ? std::string("void") : element.str()) + " *";
+    switch (param.role) {
+    case ptx::AbiRole::BarePointer:
+    case ptx::AbiRole::MemrefAlignedPointer:
+      params.push_back(pointer + name);
+      break;
+    case ptx::AbiRole::MemrefAllocatedPointer:
+      params.push_back(pointer + name + "_allocated");
+      break;
+    case ptx::AbiRole::MemrefOffset:
+      params.push_back("long long " + name + "_offset");
+      break;
+    case ptx::AbiRole::MemrefSize:
+      params.push_back("long long " + name + "_size" +
+                       std::to_string(param.dim));
+      break;
+    case ptx::AbiRole::MemrefStride:
+      params.push_back("long long " + name + "_stride" +
+                       std::to_string(param.dim));
+      break;
+    case ptx::AbiRole::Scalar:
+      // i1 scalars travel as bytes; f16/bf16 as their CUDA types.
+      params.push_back((element.empty() || element == "unsigned char"
+                            ? cudaTypeOfParam(param)
+                            : element.str()) +
+                       " " + name);
+      break;
+    }
+  }
+  std::string text = "extern \"C\" __global__ void " + kernel.name + "(";
+  for (auto [index, param] : llvm::enumerate(params))
+    text += (index ? ",\n    " : "\n    ") + param;
+  return text + ")";
 }

@@ -84,21 +84,44 @@ struct ReferenceFacts {
 };
 } // namespace
 
-void KernelStages::prepareChecks() {
+llvm::Error KernelStages::prepareChecks() {
   search.chip = settings.chip;
   search.repairs = settings.repairs;
   search.optimize = settings.mode == Mode::Optimize;
   search.model = settings.model;
+  search.language = settings.language;
+  search.cuda = ptx::CudaCompileOptions::fromEnvironment();
+  search.cuda.chip = settings.chip;
+  search.cuda.fastMath = settings.referenceFastMath;
+  search.cuda.flushDenormals = settings.referenceFlushesDenormals;
+  // CUDA C++ candidates need the toolkit's NVRTC even without checks.
+  bool wantsCuda = settings.language != Language::PTX;
+  llvm::Expected<ptx::CudaToolkit> toolkit = ptx::findCudaToolkit(toolkitPath);
+  std::string missing =
+      toolkit ? std::string() : llvm::toString(toolkit.takeError());
   if (settings.verification == VerifyLevel::None) {
     search.level = CheckLevel::None;
-  } else if (llvm::Expected<ptx::CudaToolkit> toolkit =
-                 ptx::findCudaToolkit(toolkitPath)) {
+  } else if (toolkit) {
     search.toolkit = *toolkit;
   } else {
     remark("llmgen: no CUDA toolkit (ptxas/nvJitLink) found: candidates are "
            "linted and ABI-checked but not compiled (" +
-           llvm::toString(toolkit.takeError()) + ")");
+           missing + ")");
     search.level = CheckLevel::Lint;
+  }
+  if (wantsCuda && toolkit && search.level == CheckLevel::None)
+    search.toolkit = *toolkit;
+  if (wantsCuda && (!toolkit || toolkit->nvrtcPath.empty())) {
+    std::string why =
+        toolkit ? "no NVRTC (libnvrtc.so) in the CUDA toolkit at " +
+                      (toolkit->root.empty() ? std::string("(no root)")
+                                             : toolkit->root)
+                : missing;
+    if (settings.language == Language::CUDA)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "language=cuda needs NVRTC: " + why);
+    remark("llmgen: language=auto: every sample is asked for PTX: " + why);
+    search.language = Language::PTX;
   }
   bool showProgress = progressEnabled();
   search.progress = [this, showProgress](llvm::StringRef line) {
@@ -147,6 +170,8 @@ void KernelStages::prepareChecks() {
     spec.kernelName = kernel.name;
     spec.mlirText = kernel.source;
     spec.ptxSignature = kernel.abi.ptxSignature();
+    if (search.language != Language::PTX)
+      spec.cudaPrototype = cudaPrototype(kernel);
     spec.launchFacts = kernel.launchFacts;
     spec.chip = settings.chip;
     spec.ptxIsa = reference.ptxIsa;
@@ -170,6 +195,7 @@ void KernelStages::prepareChecks() {
     item.samples.resize(settings.samples);
   }
   verifier = std::make_unique<ExecutionVerifier>(settings, setName, remark);
+  return llvm::Error::success();
 }
 
 void KernelStages::run() {

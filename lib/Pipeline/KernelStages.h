@@ -47,8 +47,9 @@ public:
   /// unavailable.
   llvm::Error connectProvider();
   /// The checks candidates get (and a remark when they cannot compile),
-  /// each kernel's prompt spec, the verifier.
-  void prepareChecks();
+  /// each kernel's prompt spec, the verifier; fails when the language
+  /// asked for cannot be compiled (language=cuda without NVRTC).
+  llvm::Error prepareChecks();
   /// search, verify by execution, optimize, select.
   void run();
 

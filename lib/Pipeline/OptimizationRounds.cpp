@@ -33,6 +33,7 @@ static llm::Incumbent describeIncumbent(const KernelWork &work) {
   } else {
     described.name = incumbent->name();
     described.ptx = incumbent->ptx;
+    described.cudaSource = incumbent->cudaSource;
     if (incumbent->launch)
       described.launch =
           llvm::formatv("{0}", llvm::json::Value(incumbent->launch->toJson()))
@@ -87,18 +88,22 @@ startRounds(std::vector<KernelWork> &work, bool executed, double confirmAbove) {
 static std::vector<std::vector<SampleOutcome>>
 askRound(const std::vector<KernelWork *> &active, unsigned round,
          const RoundsContext &context) {
-  std::vector<llm::Prompt> prompts;
+  std::vector<llm::Incumbent> incumbents;
   for (KernelWork *item : active)
-    prompts.push_back(
-        llm::renderImprovePrompt(item->spec, describeIncumbent(*item), round));
+    incumbents.push_back(describeIncumbent(*item));
   std::vector<std::vector<SampleOutcome>> outcomes(active.size());
   unsigned samples = context.settings->samples;
   for (std::vector<SampleOutcome> &kernelSamples : outcomes)
     kernelSamples.resize(samples);
   runTasks(active.size() * samples, context.settings->jobs, [&](unsigned task) {
     unsigned index = task / samples, sample = task % samples;
+    // Under language=auto a round may change language: each sample is asked
+    // in its own, whatever the incumbent was written in.
+    llm::Prompt prompt = llm::renderImprovePrompt(
+        active[index]->spec, incumbents[index], round,
+        sampleLanguage(*context.search, sample));
     outcomes[index][sample] =
-        improveSample(*active[index]->description, prompts[index], round,
+        improveSample(*active[index]->description, std::move(prompt), round,
                       sample, *context.provider, *context.search);
   });
   return outcomes;

@@ -121,6 +121,8 @@ static llvm::json::Object attemptRecord(const Attempt &attempt) {
                             {"cache_hit", attempt.cacheHit}};
   if (!attempt.note.empty())
     record["note"] = attempt.note;
+  if (attempt.language == llm::SourceLanguage::CUDA)
+    record["language"] = "cuda";
   if (!attempt.warnings.empty())
     record["warnings"] = stringArray(attempt.warnings);
   return record;
@@ -171,6 +173,11 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
                             {"resources", std::move(resources)}};
   if (candidate.launch)
     record["launch"] = candidate.launch->toJson();
+  if (candidate.language == llm::SourceLanguage::CUDA) {
+    record["language"] = "cuda";
+    record["cuda_compiler"] = candidate.cudaCompiler;
+    record["cuda_source"] = candidate.cudaSource;
+  }
   if (candidate.verdict)
     record["exec_verdict"] = runtime::verdictName(*candidate.verdict);
   if (!candidate.verdictDetails.empty())

@@ -3,6 +3,7 @@
 #include "llmptx/Runtime/CudaToolkit.h"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -69,11 +70,11 @@ std::string parentFolder(std::string path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::string findNvJitLink(const std::string &root) {
+/// The first of `names` in the library folders of `root`.
+std::string findLibrary(const std::string &root,
+                        std::initializer_list<const char *> names) {
   static const char *const folders[] = {
       "lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"};
-  static const char *const names[] = {"libnvJitLink.so", "libnvJitLink.so.13",
-                                      "libnvJitLink.so.12"};
   for (const char *folder : folders)
     for (const char *name : names) {
       std::string path = root + "/" + folder + "/" + name;
@@ -81,6 +82,20 @@ std::string findNvJitLink(const std::string &root) {
         return path;
     }
   return {};
+}
+
+/// The folders NVRTC needs for the toolkit's own headers (cuda_fp16.h,
+/// mma.h; cuda/barrier and cuda/pipeline under cccl/ since CUDA 13).
+std::vector<std::string> headerFolders(const std::string &root) {
+  std::vector<std::string> folders;
+  for (const char *folder :
+       {"include", "include/cccl", "targets/x86_64-linux/include",
+        "targets/sbsa-linux/include"}) {
+    std::string path = root + "/" + folder;
+    if (isDirectory(path))
+      folders.push_back(path);
+  }
+  return folders;
 }
 
 /// The toolkit roots of the search order, the explicit one first, before
@@ -100,7 +115,12 @@ llmptx::runtime::probeCudaToolkitRoot(const std::string &root) {
   std::string ptxas = root + "/bin/ptxas";
   if (isExecutableFile(ptxas))
     location.ptxas = ptxas;
-  location.nvJitLink = findNvJitLink(root);
+  location.nvJitLink = findLibrary(
+      root, {"libnvJitLink.so", "libnvJitLink.so.13", "libnvJitLink.so.12"});
+  location.nvrtc =
+      findLibrary(root, {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"});
+  if (!location.nvrtc.empty())
+    location.includeFolders = headerFolders(root);
   if (location.ptxas.empty() && location.nvJitLink.empty())
     return std::nullopt;
   return location;

@@ -56,6 +56,12 @@ static void describeCandidate(Builder &builder, const Candidate &used,
       named(builder, "verification", checkLevelName(used.verification())));
   if (!used.fixes.empty())
     entries.push_back(named(builder, "fixes", llvm::join(used.fixes, "; ")));
+  // A CUDA C++ candidate records its source and how NVRTC made the PTX.
+  if (used.language == llm::SourceLanguage::CUDA) {
+    entries.push_back(named(builder, "language", "cuda"));
+    entries.push_back(named(builder, "cuda_compiler", used.cudaCompiler));
+    entries.push_back(named(builder, "cuda_source", used.cudaSource));
+  }
   if (!used.timing)
     return;
   entries.push_back(builder.getNamedAttr(

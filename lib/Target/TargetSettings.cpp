@@ -17,40 +17,66 @@ static llvm::StringRef environment(const char *variable) {
   return value ? value : "";
 }
 
-/// A parameter's value as its setting holds it.
-template <typename Parameter> static Parameter fromParameter(Parameter value) {
-  return value;
+/// A parameter's value into its setting; an absent optional parameter leaves
+/// the setting's default (the environment may fill it next).
+template <typename Parameter>
+static void assign(Parameter &setting, Parameter value) {
+  setting = value;
 }
-static std::string fromParameter(llvm::StringRef value) { return value.str(); }
+static void assign(std::string &setting, llvm::StringRef value) {
+  setting = value.str();
+}
 template <typename Value>
-static Value fromParameter(std::optional<Value> value) {
-  return value.value_or(Value());
-}
-
-/// The parameter, else the variable (when set).
-static std::string withEnvironment(llvm::StringRef value,
-                                   const char *variable) {
-  return value.empty() ? environment(variable).str() : value.str();
-}
-
-/// The parameter, else the variable's mode, else readwrite. An unknown
-/// spelling in the variable is reported by the provider's configuration,
-/// which reads the same variable.
-static llm::CacheMode withEnvironment(std::optional<llm::CacheMode> value,
-                                      const char *variable) {
+static void assign(Value &setting, std::optional<Value> value) {
   if (value)
-    return *value;
-  return llm::symbolizeCacheMode(environment(variable))
-      .value_or(llm::CacheMode::ReadWrite);
+    setting = *value;
+}
+
+/// The variable, when the parameter is unset and the variable is set.
+static void fillFromEnvironment(std::string &setting, llvm::StringRef value,
+                                const char *variable, std::string &) {
+  if (value.empty())
+    setting = environment(variable).str();
+}
+
+/// The variable's mode, else readwrite. An unknown spelling in the variable
+/// is reported by the provider's configuration, which reads the same
+/// variable.
+static void fillFromEnvironment(llm::CacheMode &setting,
+                                std::optional<llm::CacheMode> value,
+                                const char *variable, std::string &) {
+  if (!value)
+    setting = llm::symbolizeCacheMode(environment(variable))
+                  .value_or(llm::CacheMode::ReadWrite);
+}
+
+/// The variable's spelling, when the parameter is unset; a variable that
+/// spells no value is a problem the driver reports.
+static void fillFromEnvironment(Language &setting,
+                                std::optional<Language> value,
+                                const char *variable, std::string &problem) {
+  llvm::StringRef spelled = environment(variable);
+  if (value || spelled.empty())
+    return;
+  if (std::optional<Language> language = settingFromSpelling<Language>(spelled))
+    setting = *language;
+  else
+    problem = std::string(variable) + "='" + spelled.str() +
+              "' is not one of " + settingSpellings<Language>();
 }
 
 PipelineSettings llmptx::pipelineSettingsOf(llmgen::TargetAttr target) {
   PipelineSettings settings;
 #define LLMGEN_PIPELINE(Name, Type, Default, Getter)                           \
-  settings.Name = fromParameter(target.Getter());
+  assign(settings.Name, target.Getter());
 #define LLMGEN_ENVIRONMENT(Name, Getter, Variable)                             \
-  settings.Name = withEnvironment(target.Getter(), Variable);
+  fillFromEnvironment(settings.Name, target.Getter(), Variable,                \
+                      settings.environmentProblem);
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
+  if (mlir::DictionaryAttr flags = target.getFlags()) {
+    settings.referenceFastMath = flags.contains("fast");
+    settings.referenceFlushesDenormals = flags.contains("ftz");
+  }
   settings.resolveDefaults();
   return settings;
 }

@@ -435,10 +435,10 @@ bool appendCompletionText(const CompletionRequest &request,
   if (several)
     output += "==> " + describe(request) + " <==\n";
   if (extractOutput) {
-    ExtractedPtx extracted = extractPtx(completion.text);
+    ExtractedAnswer extracted = extractPtx(completion.text);
     errs() << "llmptx-llm: " << describe(request)
            << ": extract: " << extracted.note << "\n";
-    output += extracted.ptx;
+    output += extracted.code;
     return extracted.found;
   }
   output += completion.text;
@@ -522,14 +522,14 @@ int runExtract() {
   auto text = readText(extractInput);
   if (!text)
     return usageError(toString(text.takeError()));
-  ExtractedPtx extracted = extractPtx(*text);
+  ExtractedAnswer extracted = extractPtx(*text);
   if (!extracted.found) {
     WithColor::error(errs(), "llmptx-llm")
         << extractInput << ": no PTX module found: " << extracted.note << "\n";
     return ExitFailure;
   }
   WithColor::note(errs(), "llmptx-llm") << extracted.note << "\n";
-  if (Error error = writeText(outputFile, extracted.ptx))
+  if (Error error = writeText(outputFile, extracted.code))
     return usageError(toString(std::move(error)));
   return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "llmptx/PTX/AbiContract.h"
 #include "llmptx/PTX/CompileCheck.h"
+#include "llmptx/PTX/CudaSource.h"
 #include "llmptx/PTX/Fragment.h"
 #include "llmptx/PTX/Lint.h"
 #include "llmptx/PTX/MechanicalFix.h"
@@ -24,6 +25,7 @@
 #include "llmptx/Runtime/Bundle.h"
 #include "llmptx/Support/FileIO.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -47,6 +49,7 @@ constexpr const char *Usage = R"(usage:
   llmptx-ptx abi   --signature CONTRACT.json
   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
   llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--json] FILE
+  llmptx-ptx cuda  [--chip sm_XX] [--cuda-path DIR] [-o OUT] FILE
 
 lint   parse and lint PTX; prints FILE:LINE:COL: error|warning|note: message
 check  lint, then compile with nvJitLink (or ptxas) and print the resource report
@@ -56,6 +59,9 @@ fix    apply unambiguous mechanical fixes; writes the PTX to -o (default stdout)
 fragments  find the proven fragments (fragments/, or DIR) FILE runs and check
        their chip, PTX ISA and, with the kernel's verification bundle, the
        facts they require (alignment, block size, whole warps)
+cuda   compile a CUDA C++ candidate with NVRTC, as the pipeline does
+       (allowed includes, -arch=compute_XX, limits), then lint the PTX;
+       writes the PTX to -o (default stdout), diagnostics to stderr
 FILE may be '-' for standard input. Exit status: 0 clean, 1 errors, 2 usage.
 )";
 
@@ -91,7 +97,7 @@ int parseArgs(int argc, char **argv, Options &opts) {
   }
   if (opts.command != "lint" && opts.command != "check" &&
       opts.command != "abi" && opts.command != "fix" &&
-      opts.command != "fragments")
+      opts.command != "fragments" && opts.command != "cuda")
     return usageError("unknown subcommand '" + opts.command + "'");
   for (int i = 2; i < argc; ++i) {
     StringRef arg = argv[i];
@@ -449,6 +455,41 @@ int runFragments(const Options &opts) {
   return hasErrors(diags) ? 1 : 0;
 }
 
+int runCuda(const Options &opts) {
+  if (opts.files.size() != 1)
+    return usageError("cuda takes one FILE");
+  llvm::Expected<CudaToolkit> toolkit = findCudaToolkit(opts.cudaPath);
+  if (!toolkit) {
+    llvm::errs() << "llmptx-ptx: " << llvm::toString(toolkit.takeError())
+                 << "\n";
+    return 2;
+  }
+  std::string source;
+  if (!readFile(opts.files[0], source))
+    return 2;
+  CudaCompileOptions options;
+  if (!opts.chip.empty())
+    options.chip = opts.chip;
+  CudaCompileResult compiled = compileCuda(source, *toolkit, options);
+  for (const Diagnostic &d : compiled.diagnostics)
+    llvm::errs() << formatDiagnostic(d, opts.files[0]);
+  if (!compiled.ok)
+    return 1;
+  llvm::errs() << opts.files[0] << ": " << compiled.compiler << " "
+               << llvm::join(compiled.arguments, " ") << ": ok\n";
+  std::vector<Diagnostic> lint = lintPtx(compiled.ptx, lintOptions(opts));
+  printDiagnostics(lint, "nvrtc.ptx");
+  if (opts.output.empty() || opts.output == "-") {
+    llvm::outs() << compiled.ptx;
+  } else if (auto problem = llmptx::untrusted::writeFileAtomically(
+                 opts.output, compiled.ptx)) {
+    llvm::errs() << "llmptx-ptx: cannot write " << opts.output << ": "
+                 << *problem << "\n";
+    return 2;
+  }
+  return hasErrors(lint) ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -465,5 +506,7 @@ int main(int argc, char **argv) {
     return runAbi(opts);
   if (opts.command == "fragments")
     return runFragments(opts);
+  if (opts.command == "cuda")
+    return runCuda(opts);
   return runFix(opts);
 }

@@ -18,6 +18,12 @@
 
 namespace llmptx::llm {
 
+/// What a candidate is written in: PTX, or CUDA C++ that NVRTC compiles to
+/// PTX.
+enum class SourceLanguage { PTX, CUDA };
+/// "ptx" or "cuda": the fence tag and the report's spelling.
+llvm::StringRef sourceLanguageName(SourceLanguage language);
+
 struct ChatMessage {
   std::string role; // system | user | assistant
   std::string content;
@@ -28,6 +34,9 @@ struct KernelSpec {
   std::string mlirText;
   /// The ABI contract spelled as the PTX entry signature to fill in.
   std::string ptxSignature;
+  /// The same entry as the `extern "C" __global__` CUDA prototype whose
+  /// parameters map one to one onto the .param list (CUDA prompts).
+  std::string cudaPrototype;
   /// Block size, grid, shapes, as text.
   std::string launchFacts;
   std::string chip;   // e.g. "sm_90"
@@ -49,6 +58,8 @@ struct KernelSpec {
 
 struct Prompt {
   std::string templateVersion;
+  /// What the conversation asks for; repairs continue in the same language.
+  SourceLanguage language = SourceLanguage::PTX;
   std::vector<ChatMessage> messages;
   /// Hex SHA-256 of the template version and the messages (provenance).
   std::string hash() const;
@@ -68,16 +79,23 @@ inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
 inline constexpr llvm::StringLiteral LaunchTemplateVersion = "launch-v1";
 /// Appended to the version of a prompt with a fragments section.
 inline constexpr llvm::StringLiteral FragmentsTemplateVersion = "fragments-v1";
+/// Appended to the version of a prompt that asks for CUDA C++ (PTX prompts,
+/// and so their cache keys, are as before).
+inline constexpr llvm::StringLiteral CudaTemplateVersion = "cuda-v1";
 
-Prompt renderTranslatePrompt(const KernelSpec &spec);
+Prompt renderTranslatePrompt(const KernelSpec &spec,
+                             SourceLanguage language = SourceLanguage::PTX);
 /// \p measurements: timings of the reference and any measured candidates.
 Prompt renderOptimizePrompt(const KernelSpec &spec,
-                            llvm::StringRef measurements);
+                            llvm::StringRef measurements,
+                            SourceLanguage language = SourceLanguage::PTX);
 /// The best kernel so far, which an optimization round asks to beat.
 struct Incumbent {
   /// "s0r0", or empty when the best so far is the reference.
   std::string name;
   std::string ptx;
+  /// A CUDA C++ candidate's source (shown instead of its PTX).
+  std::string cudaSource;
   /// Its launch block as the answer gave it (empty: the original launch).
   std::string launch;
   /// What the runner and ptxas measured, one fact per line.
@@ -88,7 +106,8 @@ struct Incumbent {
 /// kernel's facts, the best verified kernel so far with its measurements,
 /// and asks for a faster one.
 Prompt renderImprovePrompt(const KernelSpec &spec, const Incumbent &incumbent,
-                           unsigned round);
+                           unsigned round,
+                           SourceLanguage language = SourceLanguage::PTX);
 /// Continues \p previous with the model's answer and a user turn that lists
 /// \p diagnostics ("f.ptx:3:5: error: ..." lines).
 Prompt renderRepairPrompt(const Prompt &previous,

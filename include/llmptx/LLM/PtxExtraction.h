@@ -1,9 +1,9 @@
-//===- PtxExtraction.h - Find the PTX module in a completion ----*- C++ -*-===//
+//===- PtxExtraction.h - Find the code in a completion ----------*- C++ -*-===//
 //
 // Models wrap their answer in prose, use several fenced blocks, forget the
 // fence or get cut off by the token limit. extractPtx picks the block that is
-// a PTX module and says in `note` what it did, so a report can explain a
-// surprising choice.
+// a PTX module, extractCuda the one that is a CUDA C++ kernel, and each says
+// in `note` what it did, so a report can explain a surprising choice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +17,10 @@
 
 namespace llmptx::llm {
 
-struct ExtractedPtx {
+struct ExtractedAnswer {
   bool found = false;
-  std::string ptx;
+  /// The PTX module, or the CUDA C++ translation unit.
+  std::string code;
   /// What was done, e.g. "took the 2nd of 3 fenced blocks"; on failure, why
   /// nothing was found.
   std::string note;
@@ -28,7 +29,12 @@ struct ExtractedPtx {
   std::optional<std::string> launch;
 };
 
-ExtractedPtx extractPtx(llvm::StringRef completion);
+ExtractedAnswer extractPtx(llvm::StringRef completion);
+
+/// The last fenced block tagged cuda (or cu, cpp, c++) that defines a
+/// `__global__` function, else the last untagged or other block that does;
+/// unfenced code is not taken (a CUDA answer has no directive to start at).
+ExtractedAnswer extractCuda(llvm::StringRef completion);
 
 } // namespace llmptx::llm
 

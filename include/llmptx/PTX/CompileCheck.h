@@ -30,6 +30,10 @@ struct CudaToolkit {
   std::string ptxasPath;
   /// Path of libnvJitLink.so*, empty when not found.
   std::string nvJitLinkPath;
+  /// Path of libnvrtc.so* (CUDA C++ candidates), empty when not found, and
+  /// the folders of the toolkit's headers it compiles against.
+  std::string nvrtcPath;
+  std::vector<std::string> includeFolders;
 };
 
 /// The toolkit of llmptx/Runtime/CudaToolkit.h's search: `cudaPathOption`

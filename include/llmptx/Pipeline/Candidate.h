@@ -60,6 +60,8 @@ struct Attempt {
   std::vector<std::string> warnings;
   std::string model;
   std::string promptHash;
+  /// What the answer was asked in.
+  llm::SourceLanguage language = llm::SourceLanguage::PTX;
   /// Bytes of the messages sent (their contents, every turn).
   size_t promptBytes = 0;
   unsigned promptTokens = 0, completionTokens = 0;
@@ -73,6 +75,12 @@ struct Candidate {
   unsigned sample = 0;
   unsigned round = 0;
   std::string ptx;
+  /// A CUDA C++ candidate: its source, and the compiler and options that
+  /// made `ptx` of it ("NVRTC 13.0 -arch=compute_90a ..."), so a report
+  /// shows what ran and a replay can make it again.
+  llm::SourceLanguage language = llm::SourceLanguage::PTX;
+  std::string cudaSource;
+  std::string cudaCompiler;
   CheckLevel level = CheckLevel::None;
   std::vector<ptx::ResourceReport> resources;
   std::string compiler;

@@ -180,6 +180,13 @@ std::vector<ptx::AbiParam> abiRolesFor(const std::vector<ArgumentInfo> &args,
 void setAbiFromEntry(KernelDescription &kernel, const ptx::Function &entry,
                      const std::vector<ptx::AbiParam> &roles);
 
+/// The kernel's entry as the `extern "C" __global__` prototype a CUDA C++
+/// candidate defines: one parameter per .param of the ABI, in order, named
+/// after the argument and its role (arg0_allocated, arg0, arg0_offset,
+/// arg0_size0, arg0_stride0, arg3), typed so that NVRTC gives each the
+/// contract's size and alignment.
+std::string cudaPrototype(const KernelDescription &kernel);
+
 } // namespace llmptx
 
 #endif // LLMPTX_PIPELINE_KERNELDESCRIPTION_H

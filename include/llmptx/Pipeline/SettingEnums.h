@@ -25,6 +25,9 @@ enum class Mode { Translate, Optimize };
 enum class VerifyLevel { None, Compile, Exec };
 /// Which object a module gets.
 enum class SelectPolicy { Auto, LLM, NVPTX };
+/// What the model writes candidates in: PTX, CUDA C++ (compiled by NVRTC),
+/// or both, the samples split between them.
+enum class Language { PTX, CUDA, Auto };
 
 /// The spelling of a setting's value in options, attributes and the report
 /// ("translate", "exec", "nvptx", ...); "" past the last value, so a
@@ -62,6 +65,18 @@ inline llvm::StringRef spellingOf(SelectPolicy policy) {
 }
 inline llvm::StringRef spellingOf(llm::CacheMode mode) {
   return llm::cacheModeName(mode);
+}
+
+inline llvm::StringRef spellingOf(Language language) {
+  switch (language) {
+  case Language::PTX:
+    return "ptx";
+  case Language::CUDA:
+    return "cuda";
+  case Language::Auto:
+    return "auto";
+  }
+  return "";
 }
 
 /// The value of `Enum` spelled `text`, or nothing.

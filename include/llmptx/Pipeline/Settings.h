@@ -28,6 +28,16 @@ struct PipelineSettings {
 #define LLMGEN_PIPELINE(Name, Type, Default, Getter) Type Name = Default;
 #include "llmptx/Dialect/LLMGen/IR/LLMGenSettings.inc"
 
+  /// The reference's `fast` and `ftz` flags (#nvvm.target): CUDA C++
+  /// candidates are compiled with fast math or flush-to-zero only then.
+  bool referenceFastMath = false;
+  bool referenceFlushesDenormals = false;
+
+  /// A setting's environment variable that spells no value
+  /// ("LLMPTX_LANGUAGE='rust' is not one of ptx, cuda, auto"): no model is
+  /// asked, as for a provider configuration that does not hold.
+  std::string environmentProblem;
+
   /// Settles what the table leaves to the mode: `rounds` = -1 becomes 2 in
   /// optimize mode and 0 in translate mode.
   void resolveDefaults() {

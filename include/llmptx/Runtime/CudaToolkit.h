@@ -25,6 +25,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llmptx::runtime {
 
@@ -42,6 +43,10 @@ struct CudaToolkitLocation {
   /// libnvJitLink.so* below the root (lib64/, lib/, targets/<arch>/lib/);
   /// empty when there is none.
   std::string nvJitLink;
+  /// libnvrtc.so* there (CUDA C++ candidates); empty when there is none.
+  std::string nvrtc;
+  /// With NVRTC: the folders holding the toolkit's headers.
+  std::vector<std::string> includeFolders;
 };
 
 /// What `root` holds; nothing when it is not a folder with an executable

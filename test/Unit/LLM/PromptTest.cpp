@@ -114,4 +114,46 @@ TEST(PromptTest, MismatchCarriesTheReport) {
             std::string::npos);
 }
 
+TEST(PromptTest, CudaAsksForThePrototypeInACudaBlock) {
+  KernelSpec spec = vecaddSpec();
+  spec.cudaPrototype = "extern \"C\" __global__ void vecadd(\n    float *arg0)";
+  Prompt cuda = renderTranslatePrompt(spec, SourceLanguage::CUDA);
+  EXPECT_EQ(cuda.language, SourceLanguage::CUDA);
+  EXPECT_EQ(cuda.templateVersion, "llmptx-translate-v1+cuda-v1");
+  EXPECT_NE(cuda.messages[0].content.find("compiled to PTX by NVRTC"),
+            std::string::npos);
+  const std::string &user = cuda.messages[1].content;
+  EXPECT_NE(user.find("## Kernel prototype to define (use it exactly)\n```cuda\n"
+                      "extern \"C\" __global__ void vecadd("),
+            std::string::npos);
+  EXPECT_EQ(user.find("Entry signature to fill in"), std::string::npos);
+  EXPECT_NE(user.find("in one ```cuda block"), std::string::npos);
+  // Repairs and mismatches continue in the conversation's language.
+  Prompt repair = renderRepairPrompt(cuda, "```cuda\nbad\n```",
+                                     {"candidate.cu:3:5: error: x"});
+  EXPECT_EQ(repair.language, SourceLanguage::CUDA);
+  EXPECT_NE(repair.messages.back().content.find("in one ```cuda block"),
+            std::string::npos);
+  Prompt mismatch = renderMismatchPrompt(cuda, "answer", "c[0] = 1");
+  EXPECT_NE(mismatch.messages.back().content.find("```cuda block"),
+            std::string::npos);
+  // The PTX prompt of the same spec is the one of language=ptx.
+  EXPECT_EQ(renderTranslatePrompt(spec).hash(),
+            renderTranslatePrompt(vecaddSpec()).hash());
+}
+
+TEST(PromptTest, ImproveShowsACudaIncumbentsSource) {
+  Incumbent incumbent;
+  incumbent.name = "s1r0";
+  incumbent.ptx = ".version 9.0";
+  incumbent.cudaSource = "__global__ void vecadd() {}";
+  Prompt prompt =
+      renderImprovePrompt(vecaddSpec(), incumbent, 1, SourceLanguage::PTX);
+  const std::string &user = prompt.messages[1].content;
+  EXPECT_NE(user.find("```cuda\n__global__ void vecadd() {}"),
+            std::string::npos);
+  EXPECT_EQ(user.find(".version 9.0"), std::string::npos);
+  EXPECT_NE(user.find("in one ```ptx block"), std::string::npos);
+}
+
 } // namespace

@@ -52,6 +52,21 @@ toParameter(const Pass::Option<std::string> &option,
                      << option.getValue() << "'";
 }
 
+/// The language option: empty leaves it to the environment.
+template <>
+FailureOr<std::optional<llmptx::Language>>
+toParameter(const Pass::Option<std::string> &option,
+            function_ref<InFlightDiagnostic()> emitError) {
+  if (option.empty())
+    return std::optional<llmptx::Language>();
+  if (std::optional<llmptx::Language> language =
+          llmptx::settingFromSpelling<llmptx::Language>(option))
+    return language;
+  return emitError() << "language must be one of "
+                     << llmptx::settingSpellings<llmptx::Language>()
+                     << ", got '" << option.getValue() << "'";
+}
+
 TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
                                                Slot slot) {
   Builder builder(&getContext());

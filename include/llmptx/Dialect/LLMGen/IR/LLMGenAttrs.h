@@ -42,6 +42,15 @@ mlir::FailureOr<Enum> parseSettingParameter(mlir::AsmParser &parser) {
   return parser.emitError(loc)
          << "expected one of: " << settingSpellings<Enum>();
 }
+/// The same for a parameter the environment may fill (absent: unset).
+template <typename Enum>
+mlir::FailureOr<std::optional<Enum>>
+parseOptionalSettingParameter(mlir::AsmParser &parser) {
+  mlir::FailureOr<Enum> value = parseSettingParameter<Enum>(parser);
+  if (mlir::failed(value))
+    return mlir::failure();
+  return std::optional<Enum>(*value);
+}
 } // namespace llmptx::llmgen
 
 #define GET_ATTRDEF_CLASSES

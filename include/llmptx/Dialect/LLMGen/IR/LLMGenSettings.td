@@ -26,12 +26,23 @@ class LLMGen_EnumParameter<EnumAttrInfo info, string default, string desc>
 /// An enumerated setting of the pipeline (llmptx/Pipeline/SettingEnums.h),
 /// spelled by the pipeline's own functions, so the values are declared and
 /// spelled once, outside MLIR.
-class LLMGen_PlainEnumParameter<string cppType, string default, string desc>
-    : AttrOrTypeParameter<cppType, desc> {
-  let parser = "::llmptx::llmgen::parseSettingParameter<" # cppType #
+class LLMGen_PlainEnumParameter<string enumType, string default, string desc>
+    : AttrOrTypeParameter<enumType, desc> {
+  let parser = "::llmptx::llmgen::parseSettingParameter<" # enumType #
                ">($_parser)";
   let printer = "$_printer << ::llmptx::spellingOf($_self)";
-  let defaultValue = cppType # "::" # default;
+  let defaultValue = enumType # "::" # default;
+}
+
+/// A pipeline enum the environment may give: absent in the attribute means
+/// "from the variable, else the default", so a value the user gives always
+/// wins over the variable.
+class LLMGen_OptionalPlainEnumParameter<string enumType, string desc>
+    : AttrOrTypeParameter<"std::optional<" # enumType # ">", desc> {
+  let parser = "::llmptx::llmgen::parseOptionalSettingParameter<" #
+               enumType # ">($_parser)";
+  let printer = "$_printer << ::llmptx::spellingOf(*$_self)";
+  let defaultValue = "std::nullopt";
 }
 
 /// The cache mode is the LLM library's enum, spelled by its own functions.
@@ -110,6 +121,18 @@ class LLMGen_PlainEnumSetting<string cppType, string name, string flag,
   let optionType = cppType;
   let optionDefault = cppType # "::" # default;
   let storageType = cppType;
+}
+
+/// A pipeline enum setting with an environment variable: the option is a
+/// string (empty: unset), the field defaults to `default`.
+class LLMGen_OptionalPlainEnumSetting<string cppType, string name, string flag,
+                                      string default, string summary>
+    : LLMGen_Setting<name, flag, summary> {
+  let parameter = LLMGen_OptionalPlainEnumParameter<cppType, summary>;
+  let optionType = "std::string";
+  let optionDefault = "\"\"";
+  let storageType = cppType;
+  let storageDefault = cppType # "::" # default;
 }
 
 /// A setting whose values are an enum of the dialect (LLMGenEnums.td).
@@ -221,6 +244,14 @@ def LLMGen_SelectSetting : LLMGen_PlainEnumSetting<"::llmptx::SelectPolicy",
     "reached) or nvptx (always the reference)"> {
   let reported = 1;
 }
+def LLMGen_LanguageSetting : LLMGen_OptionalPlainEnumSetting<
+    "::llmptx::Language", "language", "language", "PTX",
+    "what candidates are written in: ptx, cuda (CUDA C++, compiled to PTX by "
+    "NVRTC) or auto (the samples split between both) (empty: "
+    "$LLMPTX_LANGUAGE, else ptx)"> {
+  let env = "LLMPTX_LANGUAGE";
+  let reported = 1;
+}
 def LLMGen_ConfirmAboveSetting : LLMGen_IntSetting<"confirm_above",
     "confirm-above", 10,
     "a speedup above this many times the reference is selected only after a "
@@ -283,7 +314,8 @@ def LLMGen_TargetSettings {
     LLMGen_LinkSetting, LLMGen_ProviderSetting, LLMGen_ModelSetting,
     LLMGen_BaseUrlSetting, LLMGen_ExecCommandSetting, LLMGen_SamplesSetting,
     LLMGen_RepairsSetting, LLMGen_RoundsSetting, LLMGen_ModeSetting,
-    LLMGen_VerifySetting, LLMGen_SelectSetting, LLMGen_ConfirmAboveSetting,
+    LLMGen_VerifySetting, LLMGen_SelectSetting, LLMGen_LanguageSetting,
+    LLMGen_ConfirmAboveSetting,
     LLMGen_FragmentsSetting, LLMGen_StrictSetting,
     LLMGen_CacheSetting, LLMGen_CacheDirSetting, LLMGen_RunnerSetting,
     LLMGen_ReportSetting, LLMGen_EmitBundlesSetting, LLMGen_JobsSetting,
