@@ -1,7 +1,7 @@
 //===- LLMBench.cpp - Cache-hit latency and per-request overhead ----------===//
 //
 // Measures what the LLM layer costs on top of the model itself, against the
-// loopback mock server (python/llmptx/mock_llm_server.py) so that the network
+// loopback mock server (llmptx.testing.mock_llm_server) so that the network
 // and the model are as fast as they can be:
 //   - a bare libcurl POST of the same body (the floor),
 //   - the openai provider with the cache off (floor + JSON + retries logic),
@@ -45,11 +45,11 @@ namespace {
 
 cl::opt<unsigned> iterations("n", cl::desc("Iterations per measurement"),
                              cl::init(200));
-cl::opt<std::string> python("python", cl::desc("Python interpreter"),
-                            cl::init("python3"));
 cl::opt<std::string>
-    sourceRoot("src", cl::desc("llmptx source root (for python/llmptx)"),
-               cl::init(LLMPTX_SOURCE_ROOT));
+    python("python",
+           cl::desc("Python interpreter with the llmptx package (default: "
+                    "the build's environment)"),
+           cl::init(LLMPTX_VENV_PYTHON));
 
 using Clock = std::chrono::steady_clock;
 
@@ -216,22 +216,17 @@ int main(int argc, char **argv) {
     errs() << "cannot find " << python << "\n";
     return 1;
   }
-  std::string pythonEnv = "PYTHONPATH=" + sourceRoot + "/python";
-  std::vector<std::string> envStorage;
-  for (char **entry = environ; *entry; ++entry)
-    if (!StringRef(*entry).starts_with("PYTHONPATH="))
-      envStorage.push_back(*entry);
-  envStorage.push_back(pythonEnv);
-  std::vector<StringRef> env(envStorage.begin(), envStorage.end());
   std::string scriptPath = file("script.json"), portPath = file("port");
   StringRef serverArgs[] = {
-      *pythonPath,   "-m",     "llmptx.mock_llm_server", "--script", scriptPath,
-      "--port-file", portPath, "--idle-timeout",         "60"};
+      *pythonPath,   "-m",     "llmptx.testing.mock_llm_server",
+      "--script",    scriptPath, "--port-file", portPath, "--idle-timeout",
+      "60"};
   std::string error;
   // The server's "port N" line would land in the table.
   std::optional<StringRef> serverRedirects[] = {StringRef(""), StringRef(""),
                                                 std::nullopt};
-  sys::ProcessInfo server = sys::ExecuteNoWait(*pythonPath, serverArgs, env,
+  sys::ProcessInfo server = sys::ExecuteNoWait(*pythonPath, serverArgs,
+                                               std::nullopt,
                                                serverRedirects, 0, &error);
   if (server.Pid <= 0) {
     errs() << "cannot start the mock server: " << error << "\n";

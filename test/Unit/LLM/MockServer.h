@@ -27,8 +27,6 @@
 #include <thread>
 #include <vector>
 
-extern char **environ;
-
 namespace llmptx::test {
 
 /// A scratch directory removed with its contents at scope exit.
@@ -46,17 +44,12 @@ public:
   llvm::SmallString<128> path;
 };
 
-inline std::string sourceRoot() {
-  if (const char *root = std::getenv("LLMPTX_SRC_ROOT"))
-    return root;
-  return LLMPTX_SOURCE_ROOT;
-}
-
+/// A Python with the llmptx package: lit's LLMPTX_PYTHON, else the build's
+/// environment.
 inline std::string pythonExecutable() {
   if (const char *python = std::getenv("LLMPTX_PYTHON"))
     return python;
-  auto found = llvm::sys::findProgramByName("python3");
-  return found ? *found : std::string("/usr/bin/python3");
+  return LLMPTX_VENV_PYTHON;
 }
 
 class MockServer {
@@ -72,18 +65,12 @@ public:
       os << script;
     }
     std::string python = pythonExecutable();
-    std::vector<std::string> envStorage;
-    for (char **entry = environ; *entry; ++entry)
-      if (!llvm::StringRef(*entry).starts_with("PYTHONPATH="))
-        envStorage.push_back(*entry);
-    envStorage.push_back("PYTHONPATH=" + sourceRoot() + "/python");
-    std::vector<llvm::StringRef> env(envStorage.begin(), envStorage.end());
     std::vector<llvm::StringRef> args = {
         python,           "-m",          "llmptx.testing.mock_llm_server",
         "--script",       scriptPath,    "--log",
         logPath,          "--port-file", portPath,
         "--idle-timeout", "60"};
-    process = llvm::sys::ExecuteNoWait(python, args, env);
+    process = llvm::sys::ExecuteNoWait(python, args, std::nullopt);
     for (int i = 0; i < 400 && port.empty(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
       if (auto buffer = llvm::MemoryBuffer::getFile(portPath))

@@ -1,7 +1,7 @@
 //===- ProviderTest.cpp - Providers against a real loopback server --------===//
 //
 // These tests call the library from many threads at once against
-// python/llmptx/mock_llm_server.py, and run real subprocesses for the exec
+// llmptx.testing.mock_llm_server, and run real subprocesses for the exec
 // provider.
 //
 //===----------------------------------------------------------------------===//
