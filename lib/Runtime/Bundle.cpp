@@ -452,8 +452,9 @@ private:
   KernelObject readKernel(const Json &value, const std::string &path,
                           bool isReference) {
     KernelObject kernel;
-    if (!reader.expectObject(value, path,
-                             {"name", "entry", "ptx", "launch", "comment"}))
+    if (!reader.expectObject(
+            value, path,
+            {"name", "entry", "ptx", "launch", "tensor_maps", "comment"}))
       return kernel;
     kernel.name = reader.string(value, path, "name", !isReference,
                                 isReference ? "nvptx" : "");
@@ -462,7 +463,39 @@ private:
     if (const Json *launch = reader.member(value, path, "launch", false);
         launch && !launch->is_null())
       kernel.launch = readLaunch(*launch, path + ".launch");
+    if (const Json *maps = reader.member(value, path, "tensor_maps", false);
+        maps && reader.expectArray(*maps, path + ".tensor_maps"))
+      for (size_t i = 0; i < maps->size() && !reader.failed(); ++i)
+        kernel.tensorMaps.push_back(
+            readTensorMap((*maps)[i], elementPath(path + ".tensor_maps", i)));
     return kernel;
+  }
+
+  TensorMapSpec readTensorMap(const Json &value, const std::string &path) {
+    TensorMapSpec map;
+    if (!reader.expectObject(value, path,
+                             {"name", "buffer", "box", "swizzle", "interleave",
+                              "l2_promotion", "oob_fill"}))
+      return map;
+    map.name = reader.string(value, path, "name", true);
+    map.buffer = reader.string(value, path, "buffer", true);
+    if (const Json *box = reader.member(value, path, "box", true);
+        box && reader.expectArray(*box, path + ".box"))
+      for (size_t i = 0; i < box->size(); ++i) {
+        const Json &entry = (*box)[i];
+        if (!entry.is_number_unsigned() ||
+            entry.get<uint64_t>() > 0xffffffffu) {
+          reader.fail(elementPath(path + ".box", i),
+                      "expected an integer in 0..2^32-1");
+          break;
+        }
+        map.box.push_back(static_cast<uint32_t>(entry.get<uint64_t>()));
+      }
+    map.swizzle = reader.string(value, path, "swizzle", false, "none");
+    map.interleave = reader.string(value, path, "interleave", false, "none");
+    map.l2Promotion = reader.string(value, path, "l2_promotion", false, "none");
+    map.oobFill = reader.string(value, path, "oob_fill", false, "none");
+    return map;
   }
 };
 
@@ -739,6 +772,21 @@ private:
       fail(path + ".ptx", "the reference PTX is empty");
     if (kernel.launch)
       checkLaunch(*kernel.launch, path + ".launch");
+    if (isReference && !kernel.tensorMaps.empty())
+      fail(path + ".tensor_maps", "the reference keeps its own ABI");
+    for (size_t i = 0; i < kernel.tensorMaps.size(); ++i) {
+      const TensorMapSpec &map = kernel.tensorMaps[i];
+      std::string at = elementPath(path + ".tensor_maps", i);
+      int buffer = bundle.findBuffer(map.buffer);
+      if (buffer < 0) {
+        fail(at + ".buffer", "no buffer '" + map.buffer + "'");
+        continue;
+      }
+      const BufferSpec &spec = bundle.buffers[buffer];
+      if (auto problem =
+              checkTensorMapSpec(map, spec.element, spec.shape.size()))
+        fail(at, *problem);
+    }
   }
 
   void checkTiming() {
@@ -862,6 +910,21 @@ static OrderedJson kernelJson(const KernelObject &kernel) {
   result["ptx"] = kernel.ptx;
   if (kernel.launch)
     result["launch"] = launchJson(*kernel.launch);
+  if (!kernel.tensorMaps.empty()) {
+    OrderedJson maps = OrderedJson::array();
+    for (const TensorMapSpec &map : kernel.tensorMaps) {
+      OrderedJson entry;
+      entry["name"] = map.name;
+      entry["buffer"] = map.buffer;
+      entry["box"] = map.box;
+      entry["swizzle"] = map.swizzle;
+      entry["interleave"] = map.interleave;
+      entry["l2_promotion"] = map.l2Promotion;
+      entry["oob_fill"] = map.oobFill;
+      maps.push_back(std::move(entry));
+    }
+    result["tensor_maps"] = maps;
+  }
   return result;
 }
 

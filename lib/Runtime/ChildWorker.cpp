@@ -254,11 +254,10 @@ public:
   }
 
 private:
-  std::vector<unsigned> paramSizes() const {
-    std::vector<unsigned> sizes;
-    for (const ParamSpec &param : bundle.params)
-      sizes.push_back(paramByteSize(param));
-    return sizes;
+  /// The parameter bytes `object` declares: the bundle's, then its tensor
+  /// maps.
+  std::vector<unsigned> paramSizes(const KernelObject &object) const {
+    return kernelParamSizes(bundle, object);
   }
 
   void referenceError(const std::string &message) {
@@ -349,7 +348,7 @@ private:
     if (!referenceLoaded) {
       DeviceStatus status =
           session.loadKernel(bundle.reference.ptx, bundle.reference.entry,
-                             paramSizes(), reference);
+                             paramSizes(bundle.reference), reference);
       if (!status.ok()) {
         error = "the reference does not load: " + status.details;
         return false;
@@ -366,8 +365,9 @@ private:
     if (it == candidates.end()) {
       DeviceSession::Kernel loaded;
       const KernelObject &object = bundle.candidates[index];
-      DeviceStatus status =
-          session.loadKernel(object.ptx, object.entry, paramSizes(), loaded);
+      DeviceStatus status = session.loadKernel(
+          object.ptx, object.entry, paramSizes(object), loaded);
+      loaded.tensorMaps = object.tensorMaps;
       it = candidates.emplace(index, std::make_pair(loaded, status)).first;
       if (status.ok())
         reportResources(loaded, index);
@@ -860,12 +860,10 @@ int runSanitizerTarget(const ChildArguments &args) {
   }
   const KernelObject &object =
       isReference ? bundle->reference : bundle->candidates[args.candidate];
-  std::vector<unsigned> sizes;
-  for (const ParamSpec &param : bundle->params)
-    sizes.push_back(paramByteSize(param));
   DeviceSession::Kernel kernel;
-  DeviceStatus status =
-      (*session)->loadKernel(object.ptx, object.entry, sizes, kernel);
+  DeviceStatus status = (*session)->loadKernel(
+      object.ptx, object.entry, kernelParamSizes(*bundle, object), kernel);
+  kernel.tensorMaps = object.tensorMaps;
   DeviceSession::BufferSet set;
   if (status.ok())
     status = (*session)->allocate(*plan, set);

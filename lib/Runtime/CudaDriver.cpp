@@ -62,6 +62,7 @@ llmptx::runtime::loadCudaDriverApi(const std::string &library) {
   resolve(api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
           "cuOccupancyMaxActiveBlocksPerMultiprocessor", false);
   resolve(api.cuLaunchKernel, "cuLaunchKernel", true);
+  resolve(api.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false);
   resolve(api.cuMemAlloc, "cuMemAlloc_v2", true);
   resolve(api.cuMemFree, "cuMemFree_v2", true);
   resolve(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2", true);

@@ -68,6 +68,11 @@ struct CudaDriverApi {
   cu::Result (*cuEventSynchronize)(cu::Event) = nullptr;
   cu::Result (*cuEventElapsedTime)(float *, cu::Event, cu::Event) = nullptr;
   cu::Result (*cuEventDestroy)(cu::Event) = nullptr;
+  /// Optional (CUDA 12+): TMA descriptors for candidates that ask for them.
+  cu::Result (*cuTensorMapEncodeTiled)(cu::TensorMap *, int, unsigned, void *,
+                                       const uint64_t *, const uint64_t *,
+                                       const unsigned *, const unsigned *, int,
+                                       int, int, int) = nullptr;
   cu::Result (*cuGetErrorName)(cu::Result, const char **) = nullptr;
   cu::Result (*cuGetErrorString)(cu::Result, const char **) = nullptr;
 

@@ -2,6 +2,7 @@
 
 #include "DeviceSession.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace llmptx::runtime;
@@ -237,6 +238,32 @@ DeviceSession::download(const BufferSet &set,
   return {};
 }
 
+std::optional<std::string>
+DeviceSession::encodeTensorMap(const TensorMapSpec &spec, const ShapePlan &plan,
+                               const BufferSet &set, cu::TensorMap &map) {
+  if (!driver.cuTensorMapEncodeTiled)
+    return std::string("the driver has no cuTensorMapEncodeTiled (CUDA 12 or "
+                       "later is needed)");
+  auto layout = std::find_if(
+      plan.buffers.begin(), plan.buffers.end(),
+      [&](const BufferLayout &buffer) { return buffer.name == spec.buffer; });
+  if (layout == plan.buffers.end())
+    return "no buffer '" + spec.buffer + "'";
+  cu::DevicePtr base =
+      set.allocations[layout->index] + layout->firstElementByteOffset();
+  ValueOrError<TensorMapArgs> args = tensorMapArgs(
+      spec, layout->element, layout->sizes, layout->strides, base);
+  if (!args)
+    return args.error();
+  cu::Result result = driver.cuTensorMapEncodeTiled(
+      &map, args->dataType, args->rank, reinterpret_cast<void *>(base),
+      args->globalDim, args->globalStrides, args->boxDim, args->elementStrides,
+      args->interleave, args->swizzle, args->l2Promotion, args->oobFill);
+  if (result != cu::SUCCESS)
+    return "cuTensorMapEncodeTiled: " + driver.describe(result);
+  return std::nullopt;
+}
+
 DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
                                    const ShapePlan &plan, const BufferSet &set,
                                    cu::Stream stream, bool synchronize) {
@@ -261,6 +288,18 @@ DeviceStatus DeviceSession::launch(const Kernel &kernel, const LaunchDims &dims,
                   std::min<size_t>(param.bytes.size(), 16));
     }
     pointers[i] = storage[i].bytes;
+  }
+  std::vector<cu::TensorMap> maps(kernel.tensorMaps.size());
+  for (size_t i = 0; i < maps.size(); ++i) {
+    if (std::optional<std::string> problem =
+            encodeTensorMap(kernel.tensorMaps[i], plan, set, maps[i])) {
+      status.verdict = Verdict::LaunchError;
+      status.details = "tensor map '" + kernel.tensorMaps[i].name + "' over '" +
+                       kernel.tensorMaps[i].buffer +
+                       "' at this shape: " + *problem;
+      return status;
+    }
+    pointers.push_back(&maps[i]);
   }
   if (dims.dynamicSharedBytes > 48 * 1024) {
     cu::Result result = driver.cuFuncSetAttribute(

@@ -14,10 +14,12 @@
 #include "CudaDriverApi.h"
 #include "llmptx/Runtime/Plan.h"
 #include "llmptx/Runtime/Results.h"
+#include "llmptx/Runtime/TensorMap.h"
 #include "llmptx/Runtime/Verdict.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,9 @@ public:
   struct Kernel {
     cu::Module module = nullptr;
     cu::Function function = nullptr;
+    /// Tensor maps built at each launch and passed after the plan's
+    /// parameters (a candidate's; the reference has none).
+    std::vector<TensorMapSpec> tensorMaps;
   };
 
   /// Loads PTX, finds `entry` and, when the driver can tell
@@ -63,7 +68,8 @@ public:
   DeviceStatus download(const BufferSet &set,
                         std::vector<std::vector<uint8_t>> &images);
 
-  /// Launches with the plan's parameters bound to `set`. With
+  /// Launches with the plan's parameters bound to `set`, then the kernel's
+  /// tensor maps encoded over `set`'s buffers at the plan's layouts. With
   /// `synchronize`, waits and classifies execution errors.
   DeviceStatus launch(const Kernel &kernel, const LaunchDims &dims,
                       const ShapePlan &plan, const BufferSet &set,
@@ -83,6 +89,13 @@ public:
   uint64_t l2Bytes() const { return l2; }
 
 private:
+  /// Fills `map` for `spec` over `set` at `plan`'s layout; the problem when
+  /// the layout or the driver refuses it.
+  std::optional<std::string> encodeTensorMap(const TensorMapSpec &spec,
+                                             const ShapePlan &plan,
+                                             const BufferSet &set,
+                                             cu::TensorMap &map);
+
   DeviceSession() = default;
   CudaDriverApi driver;
   cu::Device device = 0;

@@ -193,6 +193,16 @@ unsigned llmptx::runtime::paramByteSize(const ParamSpec &param) {
   return 0;
 }
 
+std::vector<unsigned>
+llmptx::runtime::kernelParamSizes(const VerificationBundle &bundle,
+                                  const KernelObject &kernel) {
+  std::vector<unsigned> sizes;
+  for (const ParamSpec &param : bundle.params)
+    sizes.push_back(paramByteSize(param));
+  sizes.insert(sizes.end(), kernel.tensorMaps.size(), kTensorMapBytes);
+  return sizes;
+}
+
 static std::vector<uint8_t> littleEndian(uint64_t bits, unsigned bytes) {
   std::vector<uint8_t> result(bytes);
   std::memcpy(result.data(), &bits, bytes);

@@ -160,20 +160,29 @@ llmptx::runtime::findPtxEntry(std::string_view ptx, std::string_view name) {
 
 std::optional<std::string>
 llmptx::runtime::checkAbi(const PtxEntrySignature &entry,
-                          const VerificationBundle &bundle) {
-  if (entry.params.size() != bundle.params.size())
+                          const VerificationBundle &bundle,
+                          const KernelObject &kernel) {
+  std::vector<unsigned> sizes = kernelParamSizes(bundle, kernel);
+  if (entry.params.size() != sizes.size())
     return "entry '" + entry.name + "' has " +
            std::to_string(entry.params.size()) +
-           " parameters, the bundle's ABI has " +
-           std::to_string(bundle.params.size());
+           " parameters, the bundle's ABI has " + std::to_string(sizes.size()) +
+           (kernel.tensorMaps.empty()
+                ? std::string()
+                : " (" + std::to_string(kernel.tensorMaps.size()) +
+                      " of them tensor maps)");
   for (size_t i = 0; i < entry.params.size(); ++i) {
-    unsigned expected = paramByteSize(bundle.params[i]);
-    if (entry.params[i].bytes != expected)
-      return "entry '" + entry.name + "' parameter " + std::to_string(i) +
-             " ('" + entry.params[i].name + "', ." + entry.params[i].type +
-             ") has " + std::to_string(entry.params[i].bytes) +
-             " bytes, the ABI's " + paramRoleName(bundle.params[i].role) +
-             " has " + std::to_string(expected);
+    if (entry.params[i].bytes == sizes[i])
+      continue;
+    std::string what =
+        i < bundle.params.size()
+            ? paramRoleName(bundle.params[i].role)
+            : "tensor map '" +
+                  kernel.tensorMaps[i - bundle.params.size()].name + "'";
+    return "entry '" + entry.name + "' parameter " + std::to_string(i) + " ('" +
+           entry.params[i].name + "', ." + entry.params[i].type + ") has " +
+           std::to_string(entry.params[i].bytes) + " bytes, the ABI's " + what +
+           " has " + std::to_string(sizes[i]);
   }
   return std::nullopt;
 }

@@ -426,7 +426,7 @@ private:
     if (!entry)
       problem = entry.error();
     else
-      problem = checkAbi(*entry, bundle);
+      problem = checkAbi(*entry, bundle, bundle.reference);
     if (problem) {
       result.error =
           "the reference does not match the bundle's ABI: " + *problem;
@@ -439,7 +439,7 @@ private:
       if (!signature)
         mismatch = signature.error();
       else
-        mismatch = checkAbi(*signature, bundle);
+        mismatch = checkAbi(*signature, bundle, candidate);
       if (mismatch) {
         ShapeResult entry = entryFor(0, 0, "abi");
         entry.verdict = Verdict::LoadError;

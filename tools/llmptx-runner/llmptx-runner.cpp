@@ -92,7 +92,7 @@ static std::optional<std::string> printPlan(const BundleInput &input) {
     auto entry = findPtxEntry(kernel.ptx, kernel.entry);
     if (!entry)
       return entry.error();
-    if (auto mismatch = checkAbi(*entry, bundle))
+    if (auto mismatch = checkAbi(*entry, bundle, kernel))
       return *mismatch;
     return "ABI ok (" + std::to_string(entry->params.size()) + " params)";
   };

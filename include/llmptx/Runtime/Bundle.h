@@ -15,6 +15,7 @@
 
 #include "llmptx/Runtime/ElementType.h"
 #include "llmptx/Runtime/Expression.h"
+#include "llmptx/Runtime/TensorMap.h"
 #include "llmptx/Runtime/ValueOrError.h"
 
 #include <array>
@@ -127,6 +128,9 @@ struct KernelObject {
   std::string ptx;
   /// Overrides the bundle's launch configuration for this kernel.
   std::optional<LaunchSpec> launch;
+  /// Tensor maps the runner builds for every shape and passes after the
+  /// bundle's parameters, in order (candidates only).
+  std::vector<TensorMapSpec> tensorMaps;
 };
 
 /// Speedups above this are confirmed before they count (see

@@ -144,6 +144,11 @@ ValueOrError<uint64_t> compulsoryBytes(const VerificationBundle &bundle,
 /// Bytes of a parameter as the bundle declares it (pointers are 8 bytes).
 unsigned paramByteSize(const ParamSpec &param);
 
+/// The parameter bytes `kernel` declares: the bundle's parameters, then one
+/// 128-byte tensor map per map it asks for.
+std::vector<unsigned> kernelParamSizes(const VerificationBundle &bundle,
+                                       const KernelObject &kernel);
+
 /// Bytes of a scalar parameter type, or 0 when the name is unknown.
 unsigned scalarTypeByteSize(std::string_view type);
 

@@ -37,10 +37,12 @@ struct PtxEntrySignature {
 ValueOrError<PtxEntrySignature> findPtxEntry(std::string_view ptx,
                                              std::string_view name);
 
-/// Compares an entry's parameter sizes with the bundle's ABI; returns a
+/// Compares an entry's parameter sizes with the bundle's ABI as `kernel`
+/// declares it (the bundle's parameters, then its tensor maps); returns a
 /// message naming the first difference, or nullopt when they agree.
 std::optional<std::string> checkAbi(const PtxEntrySignature &entry,
-                                    const VerificationBundle &bundle);
+                                    const VerificationBundle &bundle,
+                                    const KernelObject &kernel);
 
 } // namespace llmptx::runtime
 

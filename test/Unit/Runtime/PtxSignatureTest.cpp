@@ -27,7 +27,8 @@ TEST(PtxSignatureTest, ReadsTheNvptxReference) {
   EXPECT_EQ(entry->params[0].type, "u64");
   for (const PtxParam &param : entry->params)
     EXPECT_EQ(param.bytes, 8u);
-  EXPECT_FALSE(checkAbi(*entry, vaddBundle()).has_value());
+  VerificationBundle bundle = vaddBundle();
+  EXPECT_FALSE(checkAbi(*entry, bundle, bundle.reference).has_value());
 }
 
 TEST(PtxSignatureTest, HandlesCommentsArraysAndOtherEntries) {
@@ -68,14 +69,33 @@ TEST(PtxSignatureTest, AbiMismatchesAreNamed) {
   PtxEntrySignature fewer{"vadd", {}};
   for (int i = 0; i < 14; ++i)
     fewer.params.push_back({"p" + std::to_string(i), "u64", 8});
-  EXPECT_EQ(checkAbi(fewer, bundle).value_or(""),
+  EXPECT_EQ(checkAbi(fewer, bundle, bundle.reference).value_or(""),
             "entry 'vadd' has 14 parameters, the bundle's ABI has 15");
   PtxEntrySignature narrow = fewer;
   narrow.params.push_back({"p14", "u64", 8});
   narrow.params[3] = {"p3", "u32", 4};
-  EXPECT_EQ(checkAbi(narrow, bundle).value_or(""),
+  EXPECT_EQ(checkAbi(narrow, bundle, bundle.reference).value_or(""),
             "entry 'vadd' parameter 3 ('p3', .u32) has 4 bytes, the ABI's "
             "size has 8");
+}
+
+TEST(PtxSignatureTest, TensorMapsFollowTheBundlesParameters) {
+  VerificationBundle bundle = vaddBundle();
+  KernelObject candidate;
+  candidate.tensorMaps.push_back({"tmA", "a", {64}, "none", "none", "none",
+                                  "none"});
+  PtxEntrySignature withMap{"vadd", {}};
+  for (int i = 0; i < 15; ++i)
+    withMap.params.push_back({"p" + std::to_string(i), "u64", 8});
+  EXPECT_EQ(checkAbi(withMap, bundle, candidate).value_or(""),
+            "entry 'vadd' has 15 parameters, the bundle's ABI has 16 (1 of "
+            "them tensor maps)");
+  withMap.params.push_back({"p15", "b8", 64});
+  EXPECT_EQ(checkAbi(withMap, bundle, candidate).value_or(""),
+            "entry 'vadd' parameter 15 ('p15', .b8) has 64 bytes, the ABI's "
+            "tensor map 'tmA' has 128");
+  withMap.params.back().bytes = 128;
+  EXPECT_FALSE(checkAbi(withMap, bundle, candidate).has_value());
 }
 
 TEST(PtxSignatureTest, BrokenParameterListsAreErrors) {
