@@ -111,6 +111,8 @@ Prompt startPrompt(StringRef version, const KernelSpec &spec,
   prompt.templateVersion = version.str();
   if (!spec.launchChoice.empty())
     prompt.templateVersion += "+" + LaunchTemplateVersion.str();
+  if (!spec.launchChoice.empty() && spec.tensorMaps)
+    prompt.templateVersion += "+" + TensorMapTemplateVersion.str();
   if (language == SourceLanguage::CUDA)
     prompt.templateVersion += "+" + CudaTemplateVersion.str();
   StringRef rules =

@@ -37,15 +37,17 @@ StringRef llmptx::ptx::abiRoleName(AbiRole role) {
     return "memref-stride";
   case AbiRole::Scalar:
     return "scalar";
+  case AbiRole::TensorMap:
+    return "tensor-map";
   }
   return "scalar";
 }
 
 std::optional<AbiRole> llmptx::ptx::parseAbiRole(StringRef name) {
-  for (AbiRole role :
-       {AbiRole::BarePointer, AbiRole::MemrefAllocatedPointer,
-        AbiRole::MemrefAlignedPointer, AbiRole::MemrefOffset,
-        AbiRole::MemrefSize, AbiRole::MemrefStride, AbiRole::Scalar})
+  for (AbiRole role : {AbiRole::BarePointer, AbiRole::MemrefAllocatedPointer,
+                       AbiRole::MemrefAlignedPointer, AbiRole::MemrefOffset,
+                       AbiRole::MemrefSize, AbiRole::MemrefStride,
+                       AbiRole::Scalar, AbiRole::TensorMap})
     if (abiRoleName(role) == name)
       return role;
   return std::nullopt;
@@ -68,6 +70,8 @@ std::string AbiParam::describe() const {
     return "memref stride " + std::to_string(dim) + " of " + arg;
   case AbiRole::Scalar:
     return "scalar " + arg;
+  case AbiRole::TensorMap:
+    return "tensor map over " + arg;
   }
   return arg;
 }

@@ -64,6 +64,7 @@ static runtime::LaunchSpec launchSpec(const LaunchConfig &launch) {
   spec.grid = launch.grid;
   for (unsigned i = 0; i < 3; ++i)
     spec.block[i] = number(launch.block[i]);
+  spec.dynamicSharedBytes = number(launch.dynamicSharedBytes);
   return spec;
 }
 
@@ -276,6 +277,7 @@ static runtime::ParamRole paramRole(ptx::AbiRole role) {
   case ptx::AbiRole::MemrefStride:
     return runtime::ParamRole::Stride;
   case ptx::AbiRole::Scalar:
+  case ptx::AbiRole::TensorMap: // a candidate's, never the kernel's own ABI
     return runtime::ParamRole::Scalar;
   }
   return runtime::ParamRole::Scalar;
@@ -310,7 +312,8 @@ paramOf(const KernelDescription &kernel, const ptx::AbiParam &param) {
 }
 
 /// The reference, then each candidate (under its own launch, when it
-/// brings one; dynamic shared memory stays the host's).
+/// brings one: dynamic shared memory stays the host's unless the candidate
+/// asks for its own, and its tensor maps map the buffers of their memrefs).
 static void addKernels(const KernelDescription &kernel,
                        const std::vector<const Candidate *> &candidates,
                        runtime::VerificationBundle &bundle) {
@@ -322,9 +325,15 @@ static void addKernels(const KernelDescription &kernel,
     object.name = candidate->name();
     object.entry = kernel.name;
     object.ptx = candidate->ptx;
-    if (candidate->launch) {
-      object.launch = launchSpec(*candidate->launch);
-      object.launch->dynamicSharedBytes = bundle.launch.dynamicSharedBytes;
+    if (const std::optional<LaunchConfig> &launch = candidate->launch) {
+      object.launch = launchSpec(*launch);
+      if (!launch->dynamicSharedBytes)
+        object.launch->dynamicSharedBytes = bundle.launch.dynamicSharedBytes;
+      for (const TensorMapRequest &map : launch->tensorMaps) {
+        runtime::TensorMapSpec spec = map.spec;
+        spec.buffer = argName(map.arg);
+        object.tensorMaps.push_back(std::move(spec));
+      }
     }
     bundle.candidates.push_back(std::move(object));
   }

@@ -128,6 +128,33 @@ checkThreadDirectives(llvm::StringRef ptxText, llvm::StringRef entry,
   return problems;
 }
 
+/// The ABI a candidate is held to: the reference's, then one 128-byte,
+/// 64-byte-aligned parameter per tensor map its launch block asks for (a
+/// block that does not parse is refused later, by adoptLaunch).
+static ptx::AbiContract
+contractWithTensorMaps(const KernelDescription &kernel,
+                       const std::optional<std::string> &launchBlock) {
+  ptx::AbiContract contract = kernel.abi;
+  if (!launchBlock || !kernel.launch.allowed)
+    return contract;
+  llvm::Expected<LaunchConfig> launch =
+      parseLaunchBlock(*launchBlock, kernel.launch.original);
+  if (!launch) {
+    llvm::consumeError(launch.takeError());
+    return contract;
+  }
+  for (const TensorMapRequest &map : launch->tensorMaps) {
+    ptx::AbiParam param;
+    param.ptxType = ".b8";
+    param.sizeBytes = runtime::kTensorMapBytes;
+    param.alignBytes = runtime::kTensorMapParamAlign;
+    param.role = ptx::AbiRole::TensorMap;
+    param.argIndex = map.arg;
+    contract.params.push_back(param);
+  }
+  return contract;
+}
+
 /// Every block the kernel is known to be launched with when its launch is
 /// fixed: its known_block_size, the harness's block and the host's constant
 /// launch (a kernel set's fixed launch is both), each once.
@@ -151,16 +178,20 @@ fixedBlocks(const KernelDescription &kernel) {
 /// is free and the configuration is valid; otherwise the diagnostics say
 /// why.
 static std::vector<std::string> adoptLaunch(llvm::StringRef text,
-                                            const LaunchFreedom &freedom,
+                                            const KernelDescription &kernel,
+                                            llvm::StringRef chip,
                                             Candidate &candidate) {
+  const LaunchFreedom &freedom = kernel.launch;
   std::vector<std::string> problems;
   if (!freedom.allowed) {
     problems.push_back("launch: error: the launch of this kernel is fixed (" +
                        freedom.reason +
                        "); remove the launch block and write the kernel for "
                        "the launch given");
-  } else if (llvm::Expected<LaunchConfig> launch = parseLaunchBlock(text)) {
-    for (const std::string &problem : checkProposedLaunch(*launch, freedom))
+  } else if (llvm::Expected<LaunchConfig> launch =
+                 parseLaunchBlock(text, freedom.original)) {
+    for (const std::string &problem :
+         checkProposedLaunch(*launch, kernel, chip))
       problems.push_back("launch: error: " + problem);
     if (problems.empty() && *launch != freedom.original)
       candidate.launch = *launch;
@@ -176,10 +207,9 @@ static constexpr llvm::StringLiteral kCudaFile = "candidate.cu";
 /// NVRTC's PTX of a CUDA C++ answer, or (when it does not compile: an
 /// include outside the allowed set, a compile error, NVRTC missing, killed
 /// by its limits) the diagnostics at the source's lines.
-static std::optional<Validation> compileCudaAnswer(llvm::StringRef source,
-                                                   const SearchSettings &settings,
-                                                   std::string &ptxText,
-                                                   Candidate &candidate) {
+static std::optional<Validation>
+compileCudaAnswer(llvm::StringRef source, const SearchSettings &settings,
+                  std::string &ptxText, Candidate &candidate) {
   candidate.language = llm::SourceLanguage::CUDA;
   candidate.cudaSource = source.str();
   ptx::CudaCompileResult compiled = ptx::compileCuda(
@@ -196,7 +226,9 @@ static std::optional<Validation> compileCudaAnswer(llvm::StringRef source,
   for (const ptx::Diagnostic &diag : compiled.diagnostics)
     if (diag.severity == ptx::Severity::Error)
       failed.diagnostics.push_back(
-          llvm::StringRef(ptx::formatDiagnostic(diag, kCudaFile)).rtrim().str());
+          llvm::StringRef(ptx::formatDiagnostic(diag, kCudaFile))
+              .rtrim()
+              .str());
   return failed;
 }
 
@@ -224,13 +256,14 @@ static Validation checkAnswer(const KernelDescription &kernel,
   else if (std::optional<Validation> failed =
                compileCudaAnswer(extracted.code, settings, ptxText, candidate))
     return *failed;
-  Validation validation =
-      validateCandidate(ptxText, kernel.abi, settings, candidate);
+  Validation validation = validateCandidate(
+      ptxText, contractWithTensorMaps(kernel, extracted.launch), settings,
+      candidate);
   if (!validation.diagnostics.empty())
     return validation;
   std::vector<std::string> problems;
   if (extracted.launch)
-    problems = adoptLaunch(*extracted.launch, kernel.launch, candidate);
+    problems = adoptLaunch(*extracted.launch, kernel, settings.chip, candidate);
   if (problems.empty() && kernel.launch.allowed)
     problems =
         checkThreadDirectives(ptxText, kernel.name,

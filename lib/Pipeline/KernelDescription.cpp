@@ -17,9 +17,17 @@
 using namespace llmptx;
 
 std::string LaunchConfig::str() const {
-  return llvm::formatv("grid ({0}), block ({1}, {2}, {3})",
-                       llvm::join(grid, ", "), block[0], block[1], block[2])
-      .str();
+  std::string text =
+      llvm::formatv("grid ({0}), block ({1}, {2}, {3})", llvm::join(grid, ", "),
+                    block[0], block[1], block[2])
+          .str();
+  if (dynamicSharedBytes)
+    text += llvm::formatv(", {0} bytes of dynamic shared memory",
+                          dynamicSharedBytes);
+  for (const TensorMapRequest &map : tensorMaps)
+    text +=
+        llvm::formatv(", tensor map {0} over %arg{1}", map.spec.name, map.arg);
+  return text;
 }
 
 llvm::json::Object LaunchConfig::toJson() const {
@@ -28,8 +36,27 @@ llvm::json::Object LaunchConfig::toJson() const {
     gridJson.push_back(grid[i]);
     blockJson.push_back(block[i]);
   }
-  return llvm::json::Object{{"grid", std::move(gridJson)},
+  llvm::json::Object object{{"grid", std::move(gridJson)},
                             {"block", std::move(blockJson)}};
+  if (dynamicSharedBytes)
+    object["dynamic_shared_bytes"] = dynamicSharedBytes;
+  if (!tensorMaps.empty()) {
+    llvm::json::Array maps;
+    for (const TensorMapRequest &map : tensorMaps) {
+      llvm::json::Array box;
+      for (uint32_t extent : map.spec.box)
+        box.push_back(static_cast<int64_t>(extent));
+      maps.push_back(llvm::json::Object{{"name", map.spec.name},
+                                        {"arg", static_cast<int64_t>(map.arg)},
+                                        {"box", std::move(box)},
+                                        {"swizzle", map.spec.swizzle},
+                                        {"interleave", map.spec.interleave},
+                                        {"l2_promotion", map.spec.l2Promotion},
+                                        {"oob_fill", map.spec.oobFill}});
+    }
+    object["tensor_maps"] = std::move(maps);
+  }
+  return object;
 }
 
 std::vector<ptx::AbiParam>
@@ -147,6 +174,10 @@ std::string llmptx::cudaPrototype(const KernelDescription &kernel) {
       params.push_back("long long " + name + "_stride" +
                        std::to_string(param.dim));
       break;
+    case ptx::AbiRole::TensorMap:
+      params.push_back("const __grid_constant__ TensorMap tensor_map" +
+                       std::to_string(params.size()));
+      break;
     case ptx::AbiRole::Scalar:
       // i1 scalars travel as bytes; f16/bf16 as their CUDA types.
       params.push_back((element.empty() || element == "unsigned char"
@@ -156,7 +187,18 @@ std::string llmptx::cudaPrototype(const KernelDescription &kernel) {
       break;
     }
   }
-  std::string text = "extern \"C\" __global__ void " + kernel.name + "(";
+  // The headers of the element types the prototype names come first.
+  std::string text;
+  for (const ArgumentInfo &arg : kernel.args) {
+    const char *header = arg.element == "f16"    ? "<cuda_fp16.h>"
+                         : arg.element == "bf16" ? "<cuda_bf16.h>"
+                                                 : nullptr;
+    std::string line = header ? "#include " + std::string(header) + "\n" : "";
+    if (!line.empty() &&
+        llvm::StringRef(text).find(line) == llvm::StringRef::npos)
+      text += line;
+  }
+  text += "extern \"C\" __global__ void " + kernel.name + "(";
   for (auto [index, param] : llvm::enumerate(params))
     text += (index ? ",\n    " : "\n    ") + param;
   return text + ")";

@@ -177,7 +177,8 @@ llvm::Error KernelStages::prepareChecks() {
     spec.ptxIsa = reference.ptxIsa;
     spec.intent = kernel.intent;
     spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
-    spec.launchChoice = describeLaunchChoice(kernel);
+    spec.launchChoice = describeLaunchChoice(kernel, settings.chip);
+    spec.tensorMaps = kernel.launch.allowed && offersTensorMaps(settings.chip);
     if (search.optimize) {
       // The kernel's own entry, callees and variables: the other kernels of
       // the module would only lengthen the prompt. The whole module is

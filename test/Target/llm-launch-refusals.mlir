@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --input-file=%t/requests.jsonl --check-prefix=REPAIR
 
 // CHECK:      "launch: error: the block is not JSON: [1:2, byte=2]: Invalid JSON value (null?)"
-// CHECK:      "launch: error: unknown key 'smem' (only block and grid)"
+// CHECK:      "launch: error: unknown key 'smem' (only block, grid, dynamic_shared_bytes and tensor_maps)"
 // CHECK:      "launch: error: block must be an array of three integers"
 // CHECK:      "launch: error: grid[2] must be an expression (a string) or an integer"
 // CHECK:      "launch: error: grid[0] 'ceildiv(N,, 256)': column 11: unexpected ','"

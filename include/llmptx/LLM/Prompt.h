@@ -51,6 +51,8 @@ struct KernelSpec {
   /// When the model may choose the launch configuration: the paragraph that
   /// says how (empty: the launch is fixed).
   std::string launchChoice;
+  /// The launch choice offers tensor maps and dynamic shared memory.
+  bool tensorMaps = false;
   /// Optimize and improve prompts: the proven fragments that apply
   /// (renderFragments, Fragments.h); empty: none, or turned off.
   std::string fragments;
@@ -77,6 +79,9 @@ inline constexpr llvm::StringLiteral RepairTemplateVersion = "repair-v1";
 inline constexpr llvm::StringLiteral MismatchTemplateVersion = "mismatch-v1";
 /// Appended to the version of a prompt with a launch choice section.
 inline constexpr llvm::StringLiteral LaunchTemplateVersion = "launch-v1";
+/// Appended to the version of a prompt whose launch choice offers tensor
+/// maps.
+inline constexpr llvm::StringLiteral TensorMapTemplateVersion = "tma-v1";
 /// Appended to the version of a prompt with a fragments section.
 inline constexpr llvm::StringLiteral FragmentsTemplateVersion = "fragments-v1";
 /// Appended to the version of a prompt that asks for CUDA C++ (PTX prompts,

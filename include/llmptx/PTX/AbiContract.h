@@ -36,7 +36,10 @@ enum class AbiRole {
   MemrefOffset,
   MemrefSize,
   MemrefStride,
-  Scalar
+  Scalar,
+  /// A CUtensorMap by value after the memref parameters (argIndex: the
+  /// memref it maps).
+  TensorMap
 };
 
 /// "memref-aligned-pointer", ...

@@ -11,6 +11,7 @@
 #define LLMPTX_PIPELINE_KERNELDESCRIPTION_H
 
 #include "llmptx/PTX/AbiContract.h"
+#include "llmptx/Runtime/TensorMap.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -89,15 +90,33 @@ struct ConstantLaunch {
   }
 };
 
+/// A tensor map a candidate asks for over memref argument `arg`
+/// (runtime/TensorMap.h; its `buffer` is left to the bundle).
+struct TensorMapRequest {
+  unsigned arg = 0;
+  runtime::TensorMapSpec spec;
+  bool operator==(const TensorMapRequest &other) const {
+    const runtime::TensorMapSpec &a = spec, &b = other.spec;
+    return arg == other.arg && a.name == b.name && a.box == b.box &&
+           a.swizzle == b.swizzle && a.interleave == b.interleave &&
+           a.l2Promotion == b.l2Promotion && a.oobFill == b.oobFill;
+  }
+};
+
 /// A launch configuration: constant block dimensions and a grid of
 /// expressions of the kernel's sizes, in the bundle expression language
-/// (runtime/Expression.h).
+/// (runtime/Expression.h); a candidate's may add dynamic shared memory and
+/// tensor maps, passed after the memref parameters.
 struct LaunchConfig {
   std::array<std::string, 3> grid{"1", "1", "1"};
   std::array<int64_t, 3> block{1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+  std::vector<TensorMapRequest> tensorMaps;
 
   bool operator==(const LaunchConfig &other) const {
-    return grid == other.grid && block == other.block;
+    return grid == other.grid && block == other.block &&
+           dynamicSharedBytes == other.dynamicSharedBytes &&
+           tensorMaps == other.tensorMaps;
   }
   bool operator!=(const LaunchConfig &other) const { return !(*this == other); }
   /// "grid (ceildiv(N, 256), 1, 1), block (256, 1, 1)".
@@ -184,7 +203,8 @@ void setAbiFromEntry(KernelDescription &kernel, const ptx::Function &entry,
 /// candidate defines: one parameter per .param of the ABI, in order, named
 /// after the argument and its role (arg0_allocated, arg0, arg0_offset,
 /// arg0_size0, arg0_stride0, arg3), typed so that NVRTC gives each the
-/// contract's size and alignment.
+/// contract's size and alignment; preceded by the includes of the f16/bf16
+/// types it names.
 std::string cudaPrototype(const KernelDescription &kernel);
 
 } // namespace llmptx
