@@ -1,5 +1,5 @@
 // attn_fwd.cu -- attention forward for Hopper (sm_90a): TMA + mbarrier + wgmma,
-// one producer warpgroup and two consumer warpgroups (FlashAttention-3 style).
+// a producer and two consumer warpgroups (FlashAttention-3 style).
 //
 // Compile (as the pipeline does, NVRTC):
 //   build/bin/llmptx-ptx cuda --chip sm_90a bench/hopper/attn_fwd.cu -o bench/hopper/attn_fwd.ptx
@@ -11,7 +11,18 @@
 // Causal: key j is visible to query i iff j <= i (top-left aligned; S_q = S_k).
 //
 // Entry points (D is a template parameter, causal a run-time flag):
-//   attn_fwd_d64, attn_fwd_d128
+//   attn_fwd_d64, attn_fwd_d128        288 threads: consumer warpgroups 0, 1
+//                                      and one producer warp; no setmaxnreg
+//                                      (168 registers for every thread: D = 64
+//                                      overlaps softmax with P V inside a
+//                                      warpgroup, D = 128 runs them in sequence
+//                                      to fit without spills)
+//   attn_fwd_ws_d64, attn_fwd_ws_d128  384 threads: producer warpgroup 0
+//                                      (setmaxnreg.dec 24) and consumer
+//                                      warpgroups 1, 2 (setmaxnreg.inc 224 / 240),
+//                                      softmax/P V overlap for both D. Needs the
+//                                      JIT to give 160 / 168 registers at entry
+//                                      (see the note at the entries below).
 // Parameters: the memref ABI of q, k, v, o in order, 9 each
 //   (__half *allocated, __half *aligned, long long offset,
 //    long long size0 (BH), size1 (S), size2 (D),
@@ -21,7 +32,7 @@
 // .param .align 64 .b8 [128]).
 //
 // Requirements
-//   * D = size2 = 64 (attn_fwd_d64) or 128 (attn_fwd_d128); anything else traps.
+//   * D = size2 = 64 (_d64) or 128 (_d128); anything else traps.
 //   * Any S >= 1 (no multiple-of-tile requirement): the tensor maps zero-fill
 //     rows past S, keys >= S are masked to -inf, rows >= S are not stored.
 //   * Q, K, V, O contiguous in the last dimension (stride2 == 1); Q/K/V strides
@@ -30,30 +41,31 @@
 //   * O: aligned + offset 16-byte aligned and stride0, stride1 multiples of 8
 //     elements (16-byte vector stores).
 //   * BH <= 65535 (grid.y).
-//   * 1 CTA per SM: 384 threads, dynamic shared memory 83072 (D=64) or
-//     164992 (D=128) bytes -- above 48 KB, so the host must raise
+//   * 1 CTA per SM; dynamic shared memory 83072 (D=64) or 164992 (D=128)
+//     bytes -- above 48 KB, so the host must raise
 //     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
 //
 // Design
-//   CTA = 3 warpgroups (384 threads) for a BM = 128-row query block of one bh.
-//   * Warpgroup 0, producer: setmaxnreg.dec to 24 registers; one thread issues
-//     every TMA copy (cp.async.bulk.tensor.3d, 128-byte swizzle): Q once, then
-//     per key tile j (BN = 128 keys) K_j and V_j into a 2-stage ring, each with
-//     its own "full" mbarrier (arrive.expect_tx with the box bytes) and "empty"
-//     mbarrier (8 arrivals: lane 0 of each consumer warp).
-//   * Warpgroups 1 and 2, consumers: setmaxnreg.inc to 240; each owns 64 query
-//     rows (m64 of wgmma) and keeps in registers S (64x128 f32: 64 per thread),
+//   CTA = a BM = 128-row query block of one bh: two consumer warpgroups of 64
+//   rows each, and a producer.
+//   * Producer: one thread issues every TMA copy (cp.async.bulk.tensor.3d,
+//     128-byte swizzle): Q once, then per key tile j (BN = 128 keys) K_j and
+//     V_j into a 2-stage ring, each with its own "full" mbarrier
+//     (arrive.expect_tx with the box bytes) and "empty" mbarrier (8 arrivals:
+//     lane 0 of each consumer warp, after its wgmma reading the stage is done).
+//   * Consumers: each keeps in registers S (64x128 f32: 64 per thread),
 //     P (f16 A fragments: 32 per thread) and O (64xD f32: D/2 per thread).
 //       S_j   = Q K_j^T    wgmma m64n128k16, A and B from shared memory
 //                          (both K-major, 128B swizzle), D/16 instructions
 //       O    += P_j V_j    wgmma m64nDk16, A = P from registers, B = V from
 //                          shared memory, MN-major (trans-b), 128B swizzle,
 //                          BN/16 = 8 instructions
-//     Intra-warpgroup overlap (FA-3 algorithm 2): per iteration j the
-//     warpgroup issues S_j and then O += P_{j-1} V_{j-1}, waits for S_j only
-//     (wgmma.wait_group 1), runs the softmax of tile j while the P V product
-//     is still on the tensor core, then waits for it, rescales O and converts
-//     P_j to f16.
+//     With the overlap (FA-3 algorithm 2) iteration j issues S_j and then
+//     O += P_{j-1} V_{j-1}, waits for S_j only (wgmma.wait_group 1), runs the
+//     softmax of tile j while P V is still on the tensor core, then waits for
+//     it, rescales O and converts P_j to f16. Without it: S_j, wait, softmax,
+//     rescale, P_j, O += P_j V_j, wait. Either way the two warpgroups overlap
+//     each other.
 //   * Online softmax in the log2 domain: scores kept raw, m = running row max,
 //     p = exp2(s * scale*log2(e) - m * scale*log2(e)) (ex2.approx.ftz), row sum
 //     l kept per thread (quad-reduced once at the end); O and l rescaled by
@@ -88,19 +100,21 @@
 //   bench/hopper/attn_layout_check.cpp checks these addresses element by
 //   element against the PTX ISA's canonical layouts and TMA's swizzle (host).
 //
-// Launch and tensor maps (memref order, outer first; the host encodes each map
-// with cuTensorMapEncodeTiled over aligned + offset, dims innermost first
+// Launch and tensor maps (bench/hopper/attn_fwd.launch.json holds all four
+// entries; memref order, outer first; the host encodes each map with
+// cuTensorMapEncodeTiled over aligned + offset, dims innermost first
 // {D, S, BH}, strides {stride1 * 2, stride0 * 2} bytes, element strides 1):
-//   D = 64:
-//   {"block": [384, 1, 1], "grid": ["ceildiv(S, 128)", "BH", "1"],
+//   attn_fwd_d64:
+//   {"block": [288, 1, 1], "grid": ["ceildiv(S, 128)", "BH", "1"],
 //    "dynamic_shared_bytes": 83072,
 //    "tensor_maps": [
 //      {"name": "tmQ", "arg": 0, "box": [1, 128, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "128B", "oob_fill": "none"},
 //      {"name": "tmK", "arg": 1, "box": [1, 128, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "128B", "oob_fill": "none"},
 //      {"name": "tmV", "arg": 2, "box": [1, 128, 64], "swizzle": "128B", "interleave": "none", "l2_promotion": "128B", "oob_fill": "none"}]}
-//   D = 128: the same with "dynamic_shared_bytes": 164992 (the box stays
-//   [1, 128, 64]: 128-byte swizzle caps the inner box at 128 bytes, so a D=128
-//   tile is two copies, columns 0-63 and 64-127).
+//   attn_fwd_d128: the same with "dynamic_shared_bytes": 164992 (the box
+//   stays [1, 128, 64]: 128-byte swizzle caps the inner box at 128 bytes, so
+//   a D=128 tile is two copies, columns 0-63 and 64-127).
+//   attn_fwd_ws_d64 / attn_fwd_ws_d128: as _d64 / _d128 with "block": [384, 1, 1].
 //   "oob_fill": "none" = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE, i.e. zeros.
 
 #ifndef ATTN_HOST_CHECK
@@ -402,7 +416,16 @@ __device__ __forceinline__ void rescale_o(float (&o)[D / 2], const float (&alpha
 // ---------------------------------------------------------------------------
 // The kernel body
 // ---------------------------------------------------------------------------
-template <int D>
+// WS = true: producer warpgroup 0 (setmaxnreg.dec 24) + consumer warpgroups 1, 2
+//   (setmaxnreg.inc 240), 384 threads.
+// WS = false: consumer warpgroups 0, 1 (threads 0-255) + one producer warp
+//   (threads 256-287), 288 threads, no setmaxnreg (every thread may use 224
+//   registers): nothing depends on the register count the JIT picks.
+// OVERLAP = true: FA-3's intra-warpgroup overlap (softmax of tile j while
+//   P_{j-1} V_{j-1} runs); S, P and O are live together (64 + 32 + D/2 per thread).
+// OVERLAP = false: S_j, softmax, P_j V_j in sequence (the two warpgroups still
+//   overlap each other).
+template <int D, bool WS, bool OVERLAP>
 __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const long long q_size1,
                                               const long long q_size2, __half* __restrict__ o_ptr,
                                               const long long o_stride0, const long long o_stride1, const float scale,
@@ -427,7 +450,8 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
   auto barVempty = [&](int s) { return bars + 8u * (7 + s); };
 
   const int tid = threadIdx.x;
-  const int wg = tid / 128;
+  const bool producer = WS ? tid < 128 : tid >= 256;
+  const int producer_thread = WS ? 0 : 256;  // issues every TMA copy
 
   if (tid == 0) {
     mbar_init(barQ, 1);
@@ -443,10 +467,10 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
   }
   __syncthreads();
 
-  if (wg == 0) {
+  if (producer) {
     // ------------------------------ producer ------------------------------
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
-    if (tid == 0) {
+    if (WS) asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
+    if (tid == producer_thread) {
       mbar_expect_tx(barQ, q_bytes<D>());
 #pragma unroll
       for (int c = 0; c < D / BOX_COLS; ++c) tma_load_3d(sQ + c * BM * 128, tmQ, barQ, c * BOX_COLS, m0, bh);
@@ -468,8 +492,15 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
   }
 
   // ------------------------------ consumers ------------------------------
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
-  const int cwg = wg - 1;            // 0 or 1: rows 64 cwg .. 64 cwg + 63 of the block
+  if (WS) {
+    // 240 registers for D = 128 (needs 168 at entry); 224 is plenty for D = 64
+    // and needs only 160 at entry ((224 - 160) * 256 <= (160 - 24) * 128).
+    if (D == 128)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
+    else
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 224;\n" ::: "memory");
+  }
+  const int cwg = WS ? tid / 128 - 1 : tid / 128;  // 0 or 1: rows 64 cwg .. 64 cwg + 63 of the block
   const int warp = (tid / 32) & 3;   // warp in the warpgroup
   const int lane = tid & 31;
   const int row0 = m0 + 64 * cwg + acc_row(warp, lane, 0);  // this thread's rows: row0, row0 + 8
@@ -488,53 +519,53 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
 
   mbar_wait(barQ, 0);
 
-  // Tile 0: S_0, softmax, P_0.
-  mbar_wait(barKfull(0), 0);
-  fence_regs(s);
-  wgmma_fence();
-  issue_qk<D>(s, sQ, base + off_k<D>(0), cwg);
-  wgmma_commit();
-  wgmma_wait<0>();
-  fence_regs(s);
-  __syncwarp();
-  if (lane == 0) mbar_arrive(barKempty(0));
-  if (tile_needs_mask(0, mblk, cwg, S, causal))
-    softmax_tile<true>(s, m, l, alpha, sl2, row0, acc_col(lane, 0), S, causal);
-  else
-    softmax_tile<false>(s, m, l, alpha, sl2, row0, acc_col(lane, 0), S, causal);
-  convert_p(s, p);  // O is 0: no rescale
-
-  for (int j = 1; j < nt; ++j) {
-    const int sc = j & 1, sp = (j - 1) & 1;
-    mbar_wait(barKfull(sc), (j >> 1) & 1);
-    mbar_wait(barVfull(sp), ((j - 1) >> 1) & 1);
+  if constexpr (OVERLAP) {
+    // Tile 0: S_0, softmax, P_0.
+    mbar_wait(barKfull(0), 0);
     fence_regs(s);
-    fence_regs(o);
-    fence_regs(p);
     wgmma_fence();
-    issue_qk<D>(s, sQ, base + off_k<D>(sc), cwg);  // S_j
+    issue_qk<D>(s, sQ, base + off_k<D>(0), cwg);
     wgmma_commit();
-    issue_pv<D>(o, p, base + off_v<D>(sp));  // O += P_{j-1} V_{j-1}
-    wgmma_commit();
-    wgmma_wait<1>();  // S_j done; P V still running
+    wgmma_wait<0>();
     fence_regs(s);
     __syncwarp();
-    if (lane == 0) mbar_arrive(barKempty(sc));
-    if (tile_needs_mask(j, mblk, cwg, S, causal))
-      softmax_tile<true>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
+    if (lane == 0) mbar_arrive(barKempty(0));
+    if (tile_needs_mask(0, mblk, cwg, S, causal))
+      softmax_tile<true>(s, m, l, alpha, sl2, row0, acc_col(lane, 0), S, causal);
     else
-      softmax_tile<false>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
-    wgmma_wait<0>();  // P_{j-1} V_{j-1} done
-    fence_regs(o);
-    fence_regs(p);
-    __syncwarp();
-    if (lane == 0) mbar_arrive(barVempty(sp));
-    rescale_o<D>(o, alpha);
-    convert_p(s, p);
-  }
+      softmax_tile<false>(s, m, l, alpha, sl2, row0, acc_col(lane, 0), S, causal);
+    convert_p(s, p);  // O is 0: no rescale
 
-  // Last P V.
-  {
+    for (int j = 1; j < nt; ++j) {
+      const int sc = j & 1, sp = (j - 1) & 1;
+      mbar_wait(barKfull(sc), (j >> 1) & 1);
+      mbar_wait(barVfull(sp), ((j - 1) >> 1) & 1);
+      fence_regs(s);
+      fence_regs(o);
+      fence_regs(p);
+      wgmma_fence();
+      issue_qk<D>(s, sQ, base + off_k<D>(sc), cwg);  // S_j
+      wgmma_commit();
+      issue_pv<D>(o, p, base + off_v<D>(sp));  // O += P_{j-1} V_{j-1}
+      wgmma_commit();
+      wgmma_wait<1>();  // S_j done; P V still running
+      fence_regs(s);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(barKempty(sc));
+      if (tile_needs_mask(j, mblk, cwg, S, causal))
+        softmax_tile<true>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
+      else
+        softmax_tile<false>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
+      wgmma_wait<0>();  // P_{j-1} V_{j-1} done
+      fence_regs(o);
+      fence_regs(p);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(barVempty(sp));
+      rescale_o<D>(o, alpha);
+      convert_p(s, p);
+    }
+
+    // Last P V.
     const int sp = (nt - 1) & 1;
     mbar_wait(barVfull(sp), ((nt - 1) >> 1) & 1);
     fence_regs(o);
@@ -547,6 +578,39 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
     fence_regs(p);
     __syncwarp();
     if (lane == 0) mbar_arrive(barVempty(sp));
+  } else {
+    // Sequential: S_j, softmax, P_j, O += P_j V_j. S and P are never live
+    // together with the next S, so D = 128 fits 168 registers.
+    for (int j = 0; j < nt; ++j) {
+      const int sc = j & 1;
+      const unsigned ph = (j >> 1) & 1;
+      mbar_wait(barKfull(sc), ph);
+      fence_regs(s);
+      wgmma_fence();
+      issue_qk<D>(s, sQ, base + off_k<D>(sc), cwg);
+      wgmma_commit();
+      wgmma_wait<0>();
+      fence_regs(s);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(barKempty(sc));
+      if (tile_needs_mask(j, mblk, cwg, S, causal))
+        softmax_tile<true>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
+      else
+        softmax_tile<false>(s, m, l, alpha, sl2, row0, j * BN + acc_col(lane, 0), S, causal);
+      rescale_o<D>(o, alpha);  // alpha = 0 at j = 0, O = 0
+      convert_p(s, p);
+      mbar_wait(barVfull(sc), ph);
+      fence_regs(o);
+      fence_regs(p);
+      wgmma_fence();
+      issue_pv<D>(o, p, base + off_v<D>(sc));
+      wgmma_commit();
+      wgmma_wait<0>();
+      fence_regs(o);
+      fence_regs(p);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(barVempty(sc));
+    }
   }
 
   // ------------------------------ epilogue ------------------------------
@@ -574,7 +638,7 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
                  : "memory");
   }
   named_bar_sync(1 + cwg, 128);
-  const int t = tid - 128 * wg;  // 0..127 in the warpgroup
+  const int t = tid & 127;  // 0..127 in the warpgroup
   constexpr int UNITS_PER_ROW = D / 8;  // 16-byte units
 #pragma unroll
   for (int it = 0; it < 64 * UNITS_PER_ROW / 128; ++it) {
@@ -598,19 +662,29 @@ __device__ __forceinline__ void attn_fwd_body(const long long q_size0, const lon
   __half *n##_allocated, __half *n##_aligned, long long n##_offset, long long n##_size0, long long n##_size1, \
       long long n##_size2, long long n##_stride0, long long n##_stride1, long long n##_stride2
 
-extern "C" __global__ void __launch_bounds__(384, 1)
-    attn_fwd_d64(ATTN_MEMREF(q), ATTN_MEMREF(k), ATTN_MEMREF(v), ATTN_MEMREF(o), float scale, int causal,
-                 const __grid_constant__ TensorMap tmQ, const __grid_constant__ TensorMap tmK,
-                 const __grid_constant__ TensorMap tmV) {
-  attn::attn_fwd_body<64>(q_size0, q_size1, q_size2, o_aligned + o_offset, o_stride0, o_stride1, scale, causal, &tmQ,
-                          &tmK, &tmV);
-}
+#define ATTN_ENTRY(NAME, D, WS, OVERLAP, THREADS)                                                                      \
+  extern "C" __global__ void __launch_bounds__(THREADS, 1)                                                    \
+      NAME(ATTN_MEMREF(q), ATTN_MEMREF(k), ATTN_MEMREF(v), ATTN_MEMREF(o), float scale, int causal,           \
+           const __grid_constant__ TensorMap tmQ, const __grid_constant__ TensorMap tmK,                      \
+           const __grid_constant__ TensorMap tmV) {                                                            \
+    attn::attn_fwd_body<D, WS, OVERLAP>(q_size0, q_size1, q_size2, o_aligned + o_offset, o_stride0, o_stride1, scale,  \
+                               causal, &tmQ, &tmK, &tmV);                                                      \
+  }
 
-extern "C" __global__ void __launch_bounds__(384, 1)
-    attn_fwd_d128(ATTN_MEMREF(q), ATTN_MEMREF(k), ATTN_MEMREF(v), ATTN_MEMREF(o), float scale, int causal,
-                  const __grid_constant__ TensorMap tmQ, const __grid_constant__ TensorMap tmK,
-                  const __grid_constant__ TensorMap tmV) {
-  attn::attn_fwd_body<128>(q_size0, q_size1, q_size2, o_aligned + o_offset, o_stride0, o_stride1, scale, causal, &tmQ,
-                           &tmK, &tmV);
-}
+// The default entries: 288 threads, no setmaxnreg.
+ATTN_ENTRY(attn_fwd_d64, 64, false, true, 288)
+ATTN_ENTRY(attn_fwd_d128, 128, false, false, 288)
+// Warp-specialized with setmaxnreg (FA-3's register split): 384 threads.
+// setmaxnreg.inc takes its registers from the CTA's pool, which holds only
+// what the producer's setmaxnreg.dec 24 released: consumers at C registers
+// need the JIT to give the kernel R registers at entry with
+// (C - R) * 256 <= (R - 24) * 128, i.e. R >= 168 for C = 240 (D = 128) and
+// R >= 160 for C = 224 (D = 64). ptxas 13.0 gives 168 (it budgets each
+// region by its setmaxnreg); nvJitLink 13.0 gives 154 (D = 64) and 166 (D =
+// 128, with spills: it ignores the regions). With too few the consumers
+// would wait forever, so the harness checks the entry's register count
+// (CU_FUNC_ATTRIBUTE_NUM_REGS) against the launch JSON's "setmaxnreg" before
+// it launches these.
+ATTN_ENTRY(attn_fwd_ws_d64, 64, true, true, 384)
+ATTN_ENTRY(attn_fwd_ws_d128, 128, true, true, 384)
 #endif  // ATTN_HOST_CHECK

@@ -3,9 +3,11 @@
 
   python3 bench/hopper/run_attention.py --ptx bench/hopper/attn_fwd.ptx
 
-Loads the PTX of bench/hopper/attn_fwd.cu (TMA + wgmma, entries attn_fwd_d64 /
-attn_fwd_d128, three tensor maps) and of the fallback
-bench/hopper/attn_fwd_mma.cu (mma.sync, entries attn_fwd_mma_d64 /
+Loads the PTX of bench/hopper/attn_fwd.cu (TMA + wgmma, three tensor maps;
+"wgmma": entries attn_fwd_d64 / attn_fwd_d128, no setmaxnreg; "wgmma_ws":
+attn_fwd_ws_d64 / attn_fwd_ws_d128, setmaxnreg, launched only when the JIT's
+register count leaves the CTA's register pool large enough) and of the
+fallback bench/hopper/attn_fwd_mma.cu ("mma": mma.sync, attn_fwd_mma_d64 /
 attn_fwd_mma_d128, no tensor maps) with cuModuleLoadDataEx, builds the tensor
 maps with cuTensorMapEncodeTiled, launches with cuLaunchKernel on torch's
 current context and stream (ctypes to libcuda.so.1; no nvcc needed), then
@@ -91,9 +93,26 @@ class KernelSpec:
 
 
 def load_specs(path):
+    """The kernel families in the order they run: the fallback first."""
     launch = json.load(open(path))
-    return (KernelSpec("wgmma", launch, {64: "attn_fwd_d64", 128: "attn_fwd_d128"}),
-            KernelSpec("mma", launch, {64: "attn_fwd_mma_d64", 128: "attn_fwd_mma_d128"}))
+    return [KernelSpec("mma", launch, {64: "attn_fwd_mma_d64", 128: "attn_fwd_mma_d128"}),
+            KernelSpec("wgmma", launch, {64: "attn_fwd_d64", 128: "attn_fwd_d128"}),
+            KernelSpec("wgmma_ws", launch, {64: "attn_fwd_ws_d64", 128: "attn_fwd_ws_d128"})]
+
+
+def setmaxnreg_blocker(spec, d, regs):
+    """Why launching this entry could hang (None if it cannot): setmaxnreg.inc
+    takes registers from the CTA's pool, which holds only what .dec released."""
+    r = spec.launch[d].get("setmaxnreg")
+    if not r:
+        return None
+    alloc = (regs + 7) // 8 * 8
+    need = (r["consumer"] - alloc) * r["consumer_threads"]
+    freed = (alloc - r["producer"]) * r["producer_threads"]
+    if need > freed:
+        return (f"the JIT gave {regs} registers at entry: setmaxnreg.inc {r['consumer']} would need "
+                f"{need} registers from the CTA pool, setmaxnreg.dec {r['producer']} frees {freed}")
+    return None
 
 
 # ----------------------------------------------------------------------------
@@ -503,8 +522,8 @@ def timing(torch, kernels, args):
     import torch.nn.functional as F
     rows = []
     names = [k.spec.name for k in kernels]
-    hdr = (f"{'D':>4} {'causal':>6} {'S':>6} {'BH':>4} " + "".join(f"{n + ' TF/s':>12}" for n in names) +
-           f"{'SDPA-flash':>12}{'SDPA-default':>13}" + "".join(f"{n + ' %flash':>13}" for n in names))
+    hdr = (f"{'D':>4} {'causal':>6} {'S':>6} {'BH':>4} " + "".join(f"{n + ' TF/s':>15}" for n in names) +
+           f"{'SDPA-flash':>12}{'SDPA-default':>13}" + "".join(f"{n + ' %flash':>17}" for n in names))
     print("\ntiming: median of", args.reps, "after", args.warmup, "warm-up runs; TFLOP/s =",
           "4*BH*S^2*D (/2 causal) / time")
     print(hdr)
@@ -535,12 +554,12 @@ def timing(torch, kernels, args):
                         res[label + "_tflops"] = float("nan")
                         res[label + "_error"] = str(e).splitlines()[0]
                 line = f"{d:4d} {int(causal):6d} {s:6d} {bh:4d} "
-                line += "".join(f"{res[n + '_tflops']:12.1f}" for n in names)
+                line += "".join(f"{res[n + '_tflops']:15.1f}" for n in names)
                 line += f"{res['sdpa_flash_tflops']:12.1f}{res['sdpa_default_tflops']:13.1f}"
                 for n in names:
                     pct = 100.0 * res[n + "_tflops"] / res["sdpa_flash_tflops"]
                     res[n + "_pct_flash"] = pct
-                    line += f"{pct:12.1f}%"
+                    line += f"{pct:16.1f}%"
                 print(line, flush=True)
                 rows.append(res)
                 del q, k, v, o
@@ -554,7 +573,8 @@ def main():
                     help="PTX of attn_fwd_mma.cu (default: attn_fwd_mma.ptx next to --ptx)")
     ap.add_argument("--launch-json", default=os.path.join(HERE, "attn_fwd.launch.json"),
                     help="launch configuration and tensor maps of every entry")
-    ap.add_argument("--kernels", default="wgmma,mma", help="which to run: wgmma, mma or both (default)")
+    ap.add_argument("--kernels", default="mma,wgmma,wgmma_ws",
+                    help="comma-separated: mma (fallback), wgmma (attn_fwd_d*), wgmma_ws (attn_fwd_ws_d*)")
     ap.add_argument("--skip-check", action="store_true")
     ap.add_argument("--skip-bench", action="store_true")
     ap.add_argument("--quick", action="store_true", help="fewer correctness cases")
@@ -575,8 +595,8 @@ def main():
     if args.fallback_ptx is None:
         args.fallback_ptx = os.path.join(os.path.dirname(os.path.abspath(args.ptx)), "attn_fwd_mma.ptx")
     wanted = [w.strip() for w in args.kernels.split(",") if w.strip()]
-    wgmma_spec, mma_spec = load_specs(args.launch_json)
-    specs = [(s, p) for s, p in ((mma_spec, args.fallback_ptx), (wgmma_spec, args.ptx)) if s.name in wanted]
+    ptx_of = {"mma": args.fallback_ptx, "wgmma": args.ptx, "wgmma_ws": args.ptx}
+    specs = [(s, ptx_of[s.name]) for s in load_specs(args.launch_json) if s.name in wanted]
 
     for spec, path in specs:
         for d in (64, 128):
@@ -586,6 +606,7 @@ def main():
         return 0
 
     import torch
+    results_skipped = {}
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     try:
@@ -597,15 +618,23 @@ def main():
         # and the fallback's verdict is already printed
         for spec, path in specs:
             k = Attn(spec, path)
+            blocked = []
             for d, f in k.fns.items():
                 print(f"loaded {f.entry}: {f.regs} registers, {f.local} bytes local, block {spec.block(d)}, "
                       f"dynamic shared {f.smem}")
+                why = setmaxnreg_blocker(spec, d, f.regs)
+                if why:
+                    blocked.append(f"{f.entry}: {why}")
+            if blocked:
+                print(f"SKIP {spec.name} (not launched, it would hang): " + "; ".join(blocked))
+                results_skipped[spec.name] = blocked
+                continue
             kernels.append(k)
     except (CudaError, OSError, ValueError) as e:
         print(f"setup error: {e}")
         return 2
 
-    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "skipped": results_skipped}
     status = 0
     try:
         if not args.skip_check:
