@@ -63,6 +63,17 @@ int dataTypeOf(ElementType element) {
 
 } // namespace
 
+TensorMapEnums llmptx::runtime::tensorMapEnums(const TensorMapSpec &spec,
+                                               ElementType element) {
+  TensorMapEnums enums;
+  enums.dataType = dataTypeOf(element);
+  enums.interleave = interleaveOf(spec.interleave);
+  enums.swizzle = swizzleOf(spec.swizzle);
+  enums.l2Promotion = l2PromotionOf(spec.l2Promotion);
+  enums.oobFill = oobFillOf(spec.oobFill);
+  return enums;
+}
+
 unsigned llmptx::runtime::tensorMapBaseAlignment(const TensorMapSpec &spec) {
   return spec.interleave == "32B" ? 32 : 16;
 }
@@ -123,12 +134,13 @@ llmptx::runtime::tensorMapArgs(const TensorMapSpec &spec, ElementType element,
                    std::to_string(alignment) + "-byte aligned (offset " +
                    std::to_string(baseAddress % alignment) + ")"};
   TensorMapArgs args;
-  args.dataType = dataTypeOf(element);
+  TensorMapEnums enums = tensorMapEnums(spec, element);
+  args.dataType = enums.dataType;
   args.rank = static_cast<unsigned>(sizes.size());
-  args.interleave = interleaveOf(spec.interleave);
-  args.swizzle = swizzleOf(spec.swizzle);
-  args.l2Promotion = l2PromotionOf(spec.l2Promotion);
-  args.oobFill = oobFillOf(spec.oobFill);
+  args.interleave = enums.interleave;
+  args.swizzle = enums.swizzle;
+  args.l2Promotion = enums.l2Promotion;
+  args.oobFill = enums.oobFill;
   uint64_t elementBytes = elementByteSize(element);
   for (unsigned i = 0; i < args.rank; ++i) {
     unsigned outer = args.rank - 1 - i;

@@ -19,10 +19,40 @@ static NamedAttribute named(Builder &builder, StringRef name, StringRef value) {
   return builder.getNamedAttr(name, builder.getStringAttr(value));
 }
 
+/// The tensor maps of `launch` as the host rewrite builds them: the memref
+/// argument, the box and the driver's enums.
+static ArrayAttr tensorMapRecords(Builder &builder, const LaunchConfig &launch,
+                                  const KernelDescription &kernel) {
+  SmallVector<Attribute> maps;
+  for (const TensorMapRequest &map : launch.tensorMaps) {
+    std::optional<runtime::ElementType> element =
+        map.arg < kernel.args.size()
+            ? runtime::parseElementType(kernel.args[map.arg].element)
+            : std::nullopt;
+    runtime::TensorMapEnums enums = runtime::tensorMapEnums(
+        map.spec, element.value_or(runtime::ElementType::I8));
+    SmallVector<int64_t> box(map.spec.box.begin(), map.spec.box.end());
+    auto number = [&](StringRef name, int64_t value) {
+      return builder.getNamedAttr(name, builder.getI64IntegerAttr(value));
+    };
+    maps.push_back(builder.getDictionaryAttr(
+        {number("arg", map.arg),
+         builder.getNamedAttr("box", builder.getDenseI64ArrayAttr(box)),
+         number("data_type", enums.dataType),
+         number("interleave", enums.interleave),
+         named(builder, "name", map.spec.name),
+         number("l2_promotion", enums.l2Promotion),
+         number("oob_fill", enums.oobFill), number("swizzle", enums.swizzle)}));
+  }
+  return builder.getArrayAttr(maps);
+}
+
 /// The launch an object needs for a kernel, with where the host reads each
-/// size (the first source of each).
+/// size (the first source of each), and the dynamic shared memory and
+/// tensor maps it asks for.
 static DictionaryAttr launchRecord(Builder &builder, const LaunchConfig &launch,
-                                   const LaunchFreedom &freedom) {
+                                   const KernelDescription &kernel) {
+  const LaunchFreedom &freedom = kernel.launch;
   SmallVector<Attribute> grid;
   for (const std::string &dim : launch.grid)
     grid.push_back(builder.getStringAttr(dim));
@@ -38,12 +68,20 @@ static DictionaryAttr launchRecord(Builder &builder, const LaunchConfig &launch,
     sizes.push_back(
         builder.getNamedAttr(source.size, builder.getDenseI64ArrayAttr(where)));
   }
-  return builder.getDictionaryAttr(
-      {builder.getNamedAttr(llmgen::kLaunchBlock,
-                            builder.getDenseI64ArrayAttr(launch.block)),
-       builder.getNamedAttr(llmgen::kLaunchGrid, builder.getArrayAttr(grid)),
-       builder.getNamedAttr(llmgen::kLaunchSizes,
-                            builder.getDictionaryAttr(sizes))});
+  SmallVector<NamedAttribute> record = {
+      builder.getNamedAttr(llmgen::kLaunchBlock,
+                           builder.getDenseI64ArrayAttr(launch.block)),
+      builder.getNamedAttr(llmgen::kLaunchGrid, builder.getArrayAttr(grid)),
+      builder.getNamedAttr(llmgen::kLaunchSizes,
+                           builder.getDictionaryAttr(sizes))};
+  if (launch.dynamicSharedBytes)
+    record.push_back(builder.getNamedAttr(
+        llmgen::kLaunchSharedBytes,
+        builder.getI64IntegerAttr(launch.dynamicSharedBytes)));
+  if (!launch.tensorMaps.empty())
+    record.push_back(builder.getNamedAttr(
+        llmgen::kLaunchTensorMaps, tensorMapRecords(builder, launch, kernel)));
+  return builder.getDictionaryAttr(record);
 }
 
 /// What an object records of the candidate it uses.
@@ -67,21 +105,22 @@ static void describeCandidate(Builder &builder, const Candidate &used,
   entries.push_back(builder.getNamedAttr(
       "speedup", builder.getF64FloatAttr(used.timing->speedup.speedup)));
   entries.push_back(builder.getNamedAttr(
-      "reference_ms", builder.getF64FloatAttr(used.timing->referenceMs.median)));
+      "reference_ms",
+      builder.getF64FloatAttr(used.timing->referenceMs.median)));
   entries.push_back(builder.getNamedAttr(
-      "candidate_ms", builder.getF64FloatAttr(used.timing->candidateMs.median)));
+      "candidate_ms",
+      builder.getF64FloatAttr(used.timing->candidateMs.median)));
 }
 
 DictionaryAttr llmptx::kernelProvenance(Builder &builder,
                                         const KernelWork &work,
-                                        const Candidate *used,
-                                        StringRef reason,
+                                        const Candidate *used, StringRef reason,
                                         const LaunchConfig *launch) {
   SmallVector<NamedAttribute> entries;
   if (launch)
     entries.push_back(builder.getNamedAttr(
         llmgen::kLaunchEntry,
-        launchRecord(builder, *launch, work.description->launch)));
+        launchRecord(builder, *launch, *work.description)));
   unsigned attempts = 0;
   for (const SampleOutcome *sample : work.allSamples())
     attempts += sample->attempts.size();
@@ -110,8 +149,8 @@ DictionaryAttr llmptx::slotRecord(Builder &builder, StringRef ptx, bool llm,
                             builder.getDictionaryAttr(properties))});
 }
 
-DictionaryAttr llmptx::referenceOnlyOutcome(MLIRContext *context,
-                                            StringRef ptx, StringRef reason) {
+DictionaryAttr llmptx::referenceOnlyOutcome(MLIRContext *context, StringRef ptx,
+                                            StringRef reason) {
   Builder builder(context);
   NamedAttribute provenance[] = {
       named(builder, llmgen::kSourceProperty, "nvptx"),
@@ -121,7 +160,8 @@ DictionaryAttr llmptx::referenceOnlyOutcome(MLIRContext *context,
        builder.getNamedAttr(llmgen::kOutcomeProperties,
                             builder.getDictionaryAttr(provenance))});
   return builder.getDictionaryAttr(
-      {builder.getNamedAttr(llmgen::stringifySlot(llmgen::Slot::Selected), slot),
+      {builder.getNamedAttr(llmgen::stringifySlot(llmgen::Slot::Selected),
+                            slot),
        builder.getNamedAttr(llmgen::stringifySlot(llmgen::Slot::Alternate),
                             slot)});
 }

@@ -61,6 +61,14 @@ std::optional<std::string> checkTensorMapSpec(const TensorMapSpec &spec,
 /// The base-pointer alignment the map needs (16, or 32 interleaved).
 unsigned tensorMapBaseAlignment(const TensorMapSpec &spec);
 
+/// The enums of cuTensorMapEncodeTiled for a request over `element`, as
+/// cuda.h numbers them (unknown spellings are -1: checkTensorMapSpec
+/// refuses them first).
+struct TensorMapEnums {
+  int dataType = 0, interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+};
+TensorMapEnums tensorMapEnums(const TensorMapSpec &spec, ElementType element);
+
 /// The arguments of cuTensorMapEncodeTiled for one buffer layout, with the
 /// enums as cuda.h numbers them.
 struct TensorMapArgs {

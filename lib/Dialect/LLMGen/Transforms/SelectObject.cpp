@@ -14,9 +14,13 @@
 #include "llmptx/Runtime/Expression.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace llmptx::llmgen {
 #define GEN_PASS_DEF_LLMGENSELECTOBJECT
@@ -92,7 +96,7 @@ readSizes(OpBuilder &builder, gpu::LaunchFuncOp launch, DictionaryAttr sizes) {
       size = operand;
     } else if (isa<IntegerType>(operand.getType())) {
       size = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
-                                                operand);
+                                        operand);
     } else {
       return launch.emitError()
              << "llmgen-select-object: size '" << entry.getName().getValue()
@@ -174,6 +178,212 @@ static FailureOr<Value> buildExpression(OpBuilder &builder, Location loc,
   return build(parsed->rootNode());
 }
 
+//===----------------------------------------------------------------------===//
+// Dynamic shared memory and tensor maps
+//===----------------------------------------------------------------------===//
+
+/// The discardable attribute holding a launch's dynamic shared memory before
+/// its first rewrite.
+static constexpr StringLiteral kOriginalSharedBytes = "llmgen.shared_bytes";
+
+/// Gives `launch` the dynamic shared memory `record` asks for, or back the
+/// launch's own when the record asks for none.
+static LogicalResult setSharedBytes(gpu::LaunchFuncOp launch,
+                                    DictionaryAttr record) {
+  auto asked = record.getAs<IntegerAttr>(kLaunchSharedBytes);
+  auto original = launch->getAttrOfType<IntegerAttr>(kOriginalSharedBytes);
+  if (!asked && !original)
+    return success(); // never changed
+  if (!original) {
+    Value current = launch.getDynamicSharedMemorySize();
+    APInt bytes(32, 0);
+    if (current && !matchPattern(current, m_ConstantInt(&bytes)))
+      return launch.emitError()
+             << "llmgen-select-object: the object needs its own dynamic "
+                "shared memory, and this launch's is not a constant";
+    original = IntegerAttr::get(IntegerType::get(launch.getContext(), 32),
+                                bytes.getSExtValue());
+    launch->setAttr(kOriginalSharedBytes, original);
+  }
+  OpBuilder builder(launch);
+  int64_t bytes = asked ? asked.getInt() : original.getInt();
+  Value previous = launch.getDynamicSharedMemorySize();
+  launch.getDynamicSharedMemorySizeMutable().assign(
+      arith::ConstantIntOp::create(builder, launch.getLoc(), bytes, 32));
+  // An earlier rewrite's constant that nothing uses any more.
+  if (Operation *constant = previous ? previous.getDefiningOp() : nullptr;
+      constant && isa<arith::ConstantOp>(constant) && constant->use_empty())
+    constant->erase();
+  return success();
+}
+
+/// `@mgpuTensorMapEncodeTiled` of the host runtime (lib/HostRuntime),
+/// declared once in `top`.
+static LLVM::LLVMFuncOp encodeFunction(ModuleOp top) {
+  static constexpr StringLiteral name = "mgpuTensorMapEncodeTiled";
+  if (auto existing = top.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  MLIRContext *context = top.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Type i32 = IntegerType::get(context, 32);
+  auto type = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(context),
+      {ptr, i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32});
+  OpBuilder builder = OpBuilder::atBlockEnd(top.getBody());
+  return LLVM::LLVMFuncOp::create(builder, top.getLoc(), name, type);
+}
+
+/// The helper that describes a memref of `type` as `map` records it:
+/// func(memref) -> !llvm.array<16 x i64>.
+static FailureOr<func::FuncOp> tensorMapHelper(ModuleOp top, StringRef name,
+                                               MemRefType type,
+                                               DictionaryAttr map,
+                                               Operation *anchor) {
+  MLIRContext *context = top.getContext();
+  Type mapType = LLVM::LLVMArrayType::get(IntegerType::get(context, 64), 16);
+  if (auto existing = top.lookupSymbol<func::FuncOp>(name)) {
+    if (existing.getFunctionType() ==
+        FunctionType::get(context, {type}, {mapType}))
+      return existing;
+    return anchor->emitError()
+           << "llmgen-select-object: @" << name << " exists with another type";
+  }
+  auto box = map.getAs<DenseI64ArrayAttr>("box");
+  auto number = [&](StringRef key) -> std::optional<int64_t> {
+    if (auto value = map.getAs<IntegerAttr>(key))
+      return value.getInt();
+    return std::nullopt;
+  };
+  int64_t rank = type.getRank();
+  if (!box || box.size() != rank || !number("data_type") ||
+      !number("interleave") || !number("swizzle") || !number("l2_promotion") ||
+      !number("oob_fill") || rank < 1 || rank > 5)
+    return anchor->emitError()
+           << "llmgen-select-object: a tensor map record is malformed: " << map;
+  LLVM::LLVMFuncOp encode = encodeFunction(top);
+  OpBuilder builder = OpBuilder::atBlockEnd(top.getBody());
+  Location loc = anchor->getLoc();
+  auto helper = func::FuncOp::create(
+      builder, loc, name, FunctionType::get(context, {type}, {mapType}));
+  helper.setPrivate();
+  Block *body = helper.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  Value memref = body->getArgument(0);
+  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  auto indexConstant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(builder, loc, i64, index);
+  };
+  Value firstByte = arith::AddIOp::create(
+      builder, loc, aligned,
+      arith::MulIOp::create(builder, loc, metadata.getOffset(),
+                            indexConstant(elementBytes)));
+  Value address = LLVM::IntToPtrOp::create(builder, loc, ptr, toI64(firstByte));
+  auto llvmConstant = [&](Type type, int64_t value) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, type,
+                                    builder.getIntegerAttr(type, value));
+  };
+  auto array = [&](Type element, int64_t count, unsigned align) -> Value {
+    return LLVM::AllocaOp::create(builder, loc, ptr, element,
+                                  llvmConstant(i64, count), align);
+  };
+  Value mapSlot = array(mapType, 1, 64);
+  Value dims = array(i64, rank, 8), strides = array(i64, rank, 8);
+  Value boxes = array(i32, rank, 4), steps = array(i32, rank, 4);
+  auto store = [&](Value value, Value base, Type element, int64_t at) {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptr, element, base,
+                                     ArrayRef<LLVM::GEPArg>{at});
+    LLVM::StoreOp::create(builder, loc, value, slot);
+  };
+  // The driver takes dimensions innermost first, strides in bytes.
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t outer = rank - 1 - i;
+    store(toI64(metadata.getSizes()[outer]), dims, i64, i);
+    store(llvmConstant(i32, box[outer]), boxes, i32, i);
+    store(llvmConstant(i32, 1), steps, i32, i);
+    if (i > 0)
+      store(toI64(arith::MulIOp::create(builder, loc,
+                                        metadata.getStrides()[outer],
+                                        indexConstant(elementBytes))),
+            strides, i64, i - 1);
+  }
+  LLVM::CallOp::create(
+      builder, loc, encode,
+      ValueRange{mapSlot, llvmConstant(i32, *number("data_type")),
+                 llvmConstant(i32, rank), address, dims, strides, boxes, steps,
+                 llvmConstant(i32, *number("interleave")),
+                 llvmConstant(i32, *number("swizzle")),
+                 llvmConstant(i32, *number("l2_promotion")),
+                 llvmConstant(i32, *number("oob_fill"))});
+  Value described = LLVM::LoadOp::create(builder, loc, mapType, mapSlot);
+  func::ReturnOp::create(builder, loc, described);
+  return helper;
+}
+
+/// Gives `launch` the tensor maps `record` asks for after the kernel's
+/// arguments, dropping those an earlier rewrite added.
+static LogicalResult setTensorMaps(gpu::LaunchFuncOp launch,
+                                   DictionaryAttr record) {
+  ModuleOp top = launch->getParentOfType<ModuleOp>();
+  SmallVector<Value> operands(launch.getKernelOperands());
+  if (auto added = launch->getAttrOfType<IntegerAttr>(kLaunchTensorMapCount)) {
+    int64_t count = std::min<int64_t>(added.getInt(), operands.size());
+    SmallVector<Value> dropped(
+        llvm::drop_begin(operands, operands.size() - count));
+    operands.resize(operands.size() - count);
+    launch.getKernelOperandsMutable().assign(operands);
+    launch->removeAttr(kLaunchTensorMapCount);
+    // The descriptions no launch uses any more.
+    for (Value map : dropped)
+      if (Operation *call = map.getDefiningOp();
+          call && isa<func::CallOp>(call) && call->use_empty())
+        call->erase();
+  }
+  auto maps = record.getAs<ArrayAttr>(kLaunchTensorMaps);
+  for (auto [index, entry] :
+       llvm::enumerate(maps ? maps.getValue() : ArrayRef<Attribute>())) {
+    auto map = dyn_cast<DictionaryAttr>(entry);
+    auto arg = map ? map.getAs<IntegerAttr>("arg") : nullptr;
+    if (!arg || arg.getInt() < 0 ||
+        arg.getInt() >= static_cast<int64_t>(operands.size()) ||
+        !isa<MemRefType>(operands[arg.getInt()].getType()))
+      return launch.emitError() << "llmgen-select-object: tensor map " << index
+                                << " names no memref argument";
+    Value memref = operands[arg.getInt()];
+    std::string name =
+        ("__llmgen_tensor_map_" + launch.getKernelName().getValue() + "_" +
+         std::to_string(index))
+            .str();
+    FailureOr<func::FuncOp> helper = tensorMapHelper(
+        top, name, cast<MemRefType>(memref.getType()), map, launch);
+    if (failed(helper))
+      return failure();
+    // Once per buffer: right after the memref is defined.
+    OpBuilder builder(launch.getContext());
+    if (Operation *definition = memref.getDefiningOp())
+      builder.setInsertionPointAfter(definition);
+    else
+      builder.setInsertionPointToStart(cast<BlockArgument>(memref).getOwner());
+    operands.push_back(
+        func::CallOp::create(builder, launch.getLoc(), *helper, memref)
+            .getResult(0));
+  }
+  launch.getKernelOperandsMutable().assign(operands);
+  if (maps && !maps.empty())
+    launch->setAttr(kLaunchTensorMapCount,
+                    IntegerAttr::get(IntegerType::get(launch.getContext(), 64),
+                                     maps.size()));
+  return success();
+}
+
 /// Gives `launch` the block and grid `record` describes.
 static LogicalResult relaunch(gpu::LaunchFuncOp launch, DictionaryAttr record) {
   auto block = record.getAs<DenseI64ArrayAttr>(kLaunchBlock);
@@ -215,7 +425,9 @@ static LogicalResult relaunch(gpu::LaunchFuncOp launch, DictionaryAttr record) {
         read && entry.second.use_empty() &&
         isa<memref::DimOp, arith::IndexCastOp>(read))
       read->erase();
-  return success();
+  if (failed(setSharedBytes(launch, record)))
+    return failure();
+  return setTensorMaps(launch, record);
 }
 
 void LLMGenSelectObjectPass::runOnOperation() {

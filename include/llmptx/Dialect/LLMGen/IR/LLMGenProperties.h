@@ -43,6 +43,17 @@ inline constexpr llvm::StringLiteral kLaunchEntry = "launch";
 inline constexpr llvm::StringLiteral kLaunchBlock = "block";
 inline constexpr llvm::StringLiteral kLaunchGrid = "grid";
 inline constexpr llvm::StringLiteral kLaunchSizes = "sizes";
+/// Dynamic shared memory of the launch, when the object asks for its own.
+inline constexpr llvm::StringLiteral kLaunchSharedBytes =
+    "dynamic_shared_bytes";
+/// The tensor maps the object's kernel takes after its arguments, in order:
+/// [{arg, box (outermost first), data_type, interleave, swizzle,
+/// l2_promotion, oob_fill (cuda.h's numbering)}].
+inline constexpr llvm::StringLiteral kLaunchTensorMaps = "tensor_maps";
+/// On a rewritten gpu.launch_func: how many tensor maps it passes after the
+/// kernel's arguments (so selecting another object can drop them).
+inline constexpr llvm::StringLiteral kLaunchTensorMapCount =
+    "llmgen.tensor_maps";
 
 } // namespace llmptx::llmgen
 

@@ -152,6 +152,19 @@ def LLMGenSelectObject : Pass<"llmgen-select-object", "mlir::ModuleOp"> {
     it with the default index; running it again with `index=1` switches a
     program to the other object for A/B, launches included.
 
+    An object may also record `dynamic_shared_bytes` (set as the launch's
+    dynamic shared memory; the launch's constant before the first rewrite is
+    kept in `llmgen.shared_bytes` to restore it for an object without one)
+    and `tensor_maps`: TMA descriptors its kernel takes by value after its
+    arguments. Each is built by a private helper,
+    `@__llmgen_tensor_map_<kernel>_<i>(memref) -> !llvm.array<16 x i64>`,
+    that calls the host runtime's `mgpuTensorMapEncodeTiled` over the
+    memref's aligned pointer plus offset, sizes and strides (innermost
+    first, strides in bytes); the call is placed right after the memref's
+    definition, so a buffer that stays the same across launches (a loop) is
+    described once. The launch gets the maps as extra operands and
+    `llmgen.tensor_maps = N`, so selecting another object drops them again.
+
     Before (object 0 records block 128 and grid ceildiv(N, 512)):
     ```mlir
     gpu.launch_func @kernels::@vadd blocks in (%g, %c1, %c1)
@@ -172,7 +185,9 @@ def LLMGenSelectObject : Pass<"llmgen-select-object", "mlir::ModuleOp"> {
            "binary's selection)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // LLMPTX_DIALECT_LLMGEN_TRANSFORMS_PASSES_TD
