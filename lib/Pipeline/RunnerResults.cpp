@@ -8,6 +8,8 @@
 
 #include "RunnerResults.h"
 
+#include "llmptx/Pipeline/ChipProbe.h"
+
 #include "llmptx/Runtime/Results.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -16,6 +18,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <mutex>
+#include <unistd.h>
 
 using namespace llmptx;
 
@@ -50,17 +56,95 @@ static std::string findLocalRunner() {
   return {};
 }
 
+/// The command that runs the runner: `runnerCommand`, else the local one.
+static llvm::Expected<std::string>
+runnerShellCommand(llvm::StringRef runnerCommand) {
+  if (!runnerCommand.empty())
+    return runnerCommand.str();
+  std::string local = findLocalRunner();
+  if (local.empty())
+    return runnerError("no llmptx-runner found (set runner= or "
+                       "LLMPTX_RUNNER)");
+  return shellQuote(local);
+}
+
+llvm::Expected<ProbedChip>
+llmptx::probeRunnerChip(llvm::StringRef runnerCommand) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<ProbedChip, std::string>> probed;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto cached = probed.find(runnerCommand.str());
+  if (cached == probed.end()) {
+    ProbedChip chip;
+    std::string problem;
+    if (llvm::Expected<std::string> command =
+            runnerShellCommand(runnerCommand)) {
+      llvm::SmallString<128> output;
+      int fd = -1;
+      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+              "llmptx-probe", "txt", fd, output)) {
+        problem = "cannot create a temporary file: " + ec.message();
+      } else {
+        ::close(fd);
+        std::string shell = *command + " --probe";
+        llvm::StringRef args[] = {"/bin/sh", "-c", shell};
+        std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                      llvm::StringRef(output),
+                                                      llvm::StringRef(output)};
+        int status = llvm::sys::ExecuteAndWait("/bin/sh", args, std::nullopt,
+                                               redirects, /*SecondsToWait=*/60);
+        std::string text;
+        if (auto buffer = llvm::MemoryBuffer::getFile(output))
+          text = (*buffer)->getBuffer().str();
+        llvm::sys::fs::remove(output);
+        chip = parseProbe(text);
+        if (status != 0 || chip.chip.empty())
+          problem = llvm::formatv(
+              "`{0}` answered with status {1}{2}", shell, status,
+              llvm::StringRef(text).trim().empty()
+                  ? std::string()
+                  : ": " + llvm::StringRef(text).trim().take_front(300).str());
+      }
+    } else {
+      problem = llvm::toString(command.takeError());
+    }
+    cached = probed.emplace(runnerCommand.str(), std::make_pair(chip, problem))
+                 .first;
+  }
+  if (!cached->second.second.empty())
+    return runnerError(cached->second.second);
+  return cached->second.first;
+}
+
+ProbedChip llmptx::parseProbe(llvm::StringRef text) {
+  ProbedChip chip;
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (line.consume_front("device ")) {
+      auto [ordinal, name] = line.split(": ");
+      chip.device = name.trim().str();
+    } else if (line.consume_front("chip: ")) {
+      llvm::StringRef digits = line.trim();
+      unsigned sm = 0;
+      if (!digits.consume_front("sm_") || digits.getAsInteger(10, sm))
+        continue;
+      // Hopper and later have arch-specific instructions (wgmma,
+      // setmaxnreg, tensor memory) that only the 'a' target enables.
+      chip.chip = "sm_" + std::to_string(sm) + (sm >= 90 ? "a" : "");
+    }
+  }
+  return chip;
+}
+
 llvm::Expected<std::string>
 llmptx::runBundles(const std::vector<std::string> &bundlePaths,
                    llvm::StringRef runnerCommand, llvm::StringRef workDir) {
-  std::string command = runnerCommand.str();
-  if (command.empty()) {
-    std::string local = findLocalRunner();
-    if (local.empty())
-      return runnerError("no llmptx-runner found (set runner= or "
-                         "LLMPTX_RUNNER)");
-    command = shellQuote(local);
-  }
+  llvm::Expected<std::string> shell = runnerShellCommand(runnerCommand);
+  if (!shell)
+    return shell.takeError();
+  std::string command = std::move(*shell);
   llvm::SmallString<256> resultsPath(workDir);
   llvm::sys::path::append(resultsPath, "results.json");
   llvm::SmallString<256> logPath(workDir);

@@ -6,9 +6,13 @@
 
 #include "llmptx/Dialect/LLMGen/Transforms/Passes.h"
 
+#include "llmptx/Pipeline/ChipProbe.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/Regex.h"
+
+#include <cstdlib>
 
 namespace llmptx::llmgen {
 #define GEN_PASS_DEF_LLMGENATTACHTARGET
@@ -93,7 +97,30 @@ TargetAttr LLMGenAttachTargetPass::buildTarget(gpu::GPUModuleOp module,
   );
 }
 
+/// chip=auto: the chip of the GPU the runner reaches (the option's runner,
+/// else LLMPTX_RUNNER, else the local llmptx-runner), else the default
+/// sm_90; a remark says which and why.
+static std::string resolveAutoChip(Operation *top, StringRef runner) {
+  std::string command = runner.str();
+  if (command.empty())
+    if (const char *fromEnvironment = std::getenv("LLMPTX_RUNNER"))
+      command = fromEnvironment;
+  llvm::Expected<llmptx::ProbedChip> probed = llmptx::probeRunnerChip(command);
+  if (!probed) {
+    std::string why = llvm::toString(probed.takeError());
+    emitRemark(top->getLoc())
+        << "llmgen: chip=auto: no GPU answered (" << why << "); using sm_90";
+    return "sm_90";
+  }
+  emitRemark(top->getLoc())
+      << "llmgen: chip=auto: " << probed->chip << " (the runner's GPU: "
+      << (probed->device.empty() ? "unnamed" : probed->device) << ")";
+  return probed->chip;
+}
+
 void LLMGenAttachTargetPass::runOnOperation() {
+  if (chip == "auto")
+    chip = resolveAutoChip(getOperation(), runner);
   llvm::Regex matcher(moduleMatcher);
   std::string regexError;
   if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
