@@ -19,6 +19,12 @@ executable runs it and exits 0.
 The executable finds the runtime through an `$ORIGIN` rpath, and the runtime
 is copied next to it, so the two can be copied together to a GPU machine
 that has only the NVIDIA driver. Only the standard library is used.
+
+Files (llmptx.files): the executable and the runtime's copy never replace
+the program, the driver or the runtime; both are written through a
+temporary file and a rename. --keep DIR is made by the tool, or an empty
+folder, or one it made before (its `.llmptx-host-build` marker lists what
+it wrote there); any other folder is refused.
 """
 
 from __future__ import annotations
@@ -27,16 +33,19 @@ import argparse
 import filecmp
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main, run_tool
 from llmptx.mlir_text import UnbalancedText, closing_bracket, skip_string
 from llmptx.tools import ToolNotFound, find_llvm_tool, find_tool
 
+PROG = 'llmptx-host-build'
 RUNTIME_NAME = 'libllmptx_gpu_runtime.so'
+# The --keep folder's marker (llmptx.files.WorkFolder).
+MARKER = '.llmptx-host-build'
 
 # Host lowering for MLIR 22, run by llmptx-opt (MLIR 22's passes and the
 # project's own). gpu-to-llvm lowers gpu.alloc/memcpy/memset/dealloc only
@@ -80,7 +89,7 @@ def host_pipeline(bare_pointers: bool = False) -> str:
 _CXX_SUFFIXES = ('.cc', '.cpp', '.cxx', '.C')
 
 
-class BuildError(Exception):
+class BuildError(ToolError):
     """A step failed; the message says which and why."""
 
 
@@ -184,14 +193,14 @@ def find_runtime(explicit: Optional[str] = None) -> str:
     """libllmptx_gpu_runtime.so: --runtime, $LLMPTX_GPU_RUNTIME, or the lib/
     folder next to the bin/ of the build's llmptx-opt."""
     if explicit:
-        if not os.path.isfile(explicit):
+        if not os.path.lexists(explicit):
             raise BuildError(f'--runtime {explicit}: no such file')
-        return explicit
+        return files.regular_file(explicit, '--runtime')
     from_env = os.environ.get('LLMPTX_GPU_RUNTIME')
     if from_env:
-        if not os.path.isfile(from_env):
+        if not os.path.lexists(from_env):
             raise BuildError(f'LLMPTX_GPU_RUNTIME={from_env}: no such file')
-        return from_env
+        return files.regular_file(from_env, 'LLMPTX_GPU_RUNTIME=')
     try:
         opt = find_tool('llmptx-opt')
     except ToolNotFound:
@@ -206,25 +215,12 @@ def find_runtime(explicit: Optional[str] = None) -> str:
 
 
 def _run(command, what, verbose):
-    if verbose:
-        print('+ ' + ' '.join(_quote(part) for part in command),
-              file=sys.stderr)
+    """A step: run_tool's error (the step's own message, capped; a crash as
+    one line naming the tool and the signal) as a BuildError."""
     try:
-        result = subprocess.run(command, capture_output=True, text=True)
-    except OSError as error:
-        raise BuildError(f'{what}: cannot run {command[0]}: {error}')
-    if verbose and result.stderr:
-        sys.stderr.write(result.stderr)
-    if result.returncode != 0:
-        message = (result.stderr or result.stdout).rstrip()
-        raise BuildError(f'{what} failed (exit status {result.returncode}):'
-                         f'\n{message}' if message else
-                         f'{what} failed (exit status {result.returncode})')
-    return result
-
-
-def _quote(part):
-    return part if re.fullmatch(r'[\w@%+=:,./-]+', part) else repr(part)
+        return run_tool(command, what, verbose=verbose)
+    except ToolError as error:
+        raise BuildError(str(error))
 
 
 #===----------------------------------------------------------------------===#
@@ -284,100 +280,135 @@ def build(input_path: str, driver: Optional[str], output: str,
           link_args: Sequence[str] = (), keep_dir: Optional[str] = None,
           verbose: bool = False, bare_pointers: bool = False) -> str:
     """Runs every step; returns the path of the executable."""
-    try:
-        with open(input_path, encoding='utf-8') as stream:
-            text = stream.read()
-    except OSError as error:
-        raise BuildError(f'cannot read {input_path}: {error.strerror}')
-    if driver is not None and not os.path.isfile(driver):
-        raise BuildError(f'--driver {driver}: no such file')
-    left = _GPU_MODULE.search(text)
-    if left:
-        raise BuildError(f'{input_path} still has gpu.module @{left.group(1)}:'
-                         ' run `llmptx-opt --llm-lower` on it first')
-    if object_index is not None:
-        text, _ = select_object(text, object_index)
-    stub = None
-    if driver is None:
-        text, stub = own_main(text)
+    return HostBuild(input_path, driver, output, object_index, runtime,
+                     tools_dir, compiler, link_args, keep_dir, verbose,
+                     bare_pointers).run()
 
-    runtime = find_runtime(runtime)
-    try:
-        host_opt = find_tool('llmptx-opt')
-        mlir_translate = find_llvm_tool('mlir-translate', tools_dir)
-        llvm_opt = find_llvm_tool('opt', tools_dir)
-        llc = find_llvm_tool('llc', tools_dir)
-    except ToolNotFound as error:
-        raise BuildError(str(error))
-    if compiler is None:
-        variable, default = (('CXX', 'c++')
-                             if driver and driver.endswith(_CXX_SUFFIXES)
-                             else ('CC', 'cc'))
-        compiler = os.environ.get(variable) or default
 
-    work = keep_dir or tempfile.mkdtemp(prefix='llmptx-host-build-')
-    os.makedirs(work, exist_ok=True)
-    try:
-        if stub is not None:
-            driver = os.path.join(work, 'main.c')
-            with open(driver, 'w', encoding='utf-8') as stream:
-                stream.write(stub)
+class HostBuild:
+    """One build: every input, output and tool is checked before the first
+    step, then the steps run as methods (lower, translate, optimize and
+    generate code, link), each a child tool."""
+
+    def __init__(self, input_path: str, driver: Optional[str], output: str,
+                 object_index: Optional[int], runtime: Optional[str],
+                 tools_dir: Optional[str], compiler: Optional[str],
+                 link_args: Sequence[str], keep_dir: Optional[str],
+                 verbose: bool, bare_pointers: bool) -> None:
+        self.input_path, self.output = input_path, output
+        self.link_args, self.verbose = link_args, verbose
+        self.bare_pointers, self.keep_dir = bare_pointers, keep_dir
+        text = files.read_text(input_path)
+        if driver is not None:
+            if not os.path.lexists(driver):
+                raise BuildError(f'--driver {driver}: no such file')
+            files.regular_file(driver, '--driver')
+        left = _GPU_MODULE.search(text)
+        if left:
+            raise BuildError(f'{input_path} still has gpu.module '
+                             f'@{left.group(1)}: run `llmptx-opt --llm-lower` '
+                             'on it first')
+        self.rewritten = object_index is not None or driver is None
+        if object_index is not None:
+            text, _ = select_object(text, object_index)
+        self.stub = None
+        if driver is None:
+            text, self.stub = own_main(text)
+        self.text, self.driver = text, driver
+        self.runtime = find_runtime(runtime)
+        self.local_runtime = os.path.join(
+            os.path.dirname(os.path.abspath(output)), RUNTIME_NAME)
+        self.inputs = [('the program', input_path), ('--driver', driver),
+                       ('the runtime', self.runtime)]
+        outputs = [('-o', output)]
+        if not files.same_file(self.local_runtime, self.runtime):
+            outputs.append(("the runtime's copy", self.local_runtime))
+        files.check_outputs(self.inputs, outputs, [('--keep', keep_dir)])
+        self.keep = keep_dir and files.WorkFolder(
+            keep_dir, PROG, MARKER, '--keep', self.inputs)
+        try:
+            self.host_opt = find_tool('llmptx-opt')
+            self.mlir_translate = find_llvm_tool('mlir-translate', tools_dir)
+            self.llvm_opt = find_llvm_tool('opt', tools_dir)
+            self.llc = find_llvm_tool('llc', tools_dir)
+        except ToolNotFound as error:
+            raise BuildError(str(error))
+        if compiler is None:
+            variable, default = (('CXX', 'c++')
+                                 if driver and driver.endswith(_CXX_SUFFIXES)
+                                 else ('CC', 'cc'))
+            compiler = os.environ.get(variable) or default
+        self.compiler = compiler
+
+    def run(self) -> str:
+        if self.keep:
+            self.keep.open()
+            for path in (self.output, self.local_runtime):
+                self.keep.adopt(path)
+            self.steps(self.keep)
+            return self.output
+        with tempfile.TemporaryDirectory(prefix='llmptx-host-build-') as work:
+            self.steps(files.WorkFolder(work, PROG, MARKER,
+                                        'the work folder').open())
+        return self.output
+
+    def steps(self, work: files.WorkFolder) -> None:
+        driver = self.driver
+        if self.stub is not None:
+            driver = work.file('main.c')
+            files.write_text(driver, self.stub)
         # Diagnostics name the user's file unless the text was rewritten.
-        host = input_path
-        if object_index is not None or stub is not None:
-            host = os.path.join(work, 'host.mlir')
-            with open(host, 'w', encoding='utf-8') as stream:
-                stream.write(text)
-        lowered = os.path.join(work, 'host.llvm.mlir')
-        llvm_ir = os.path.join(work, 'host.ll')
-        obj = os.path.join(work, 'host.o')
-        _run([host_opt, host,
-              f'--pass-pipeline={host_pipeline(bare_pointers)}', '-o',
-              lowered], os.path.basename(host_opt), verbose)
-        with open(lowered, encoding='utf-8') as stream:
-            left = unlowered_operations(stream.read())
+        host = self.input_path
+        if self.rewritten:
+            host = work.file('host.mlir')
+            files.write_text(host, self.text)
+        obj = self.code(host, work)
+        self.link(driver, obj)
+
+    def code(self, host: str, work: files.WorkFolder) -> str:
+        """The host side as an object file: lowered, translated to LLVM IR,
+        optimized, compiled."""
+        lowered = work.file('host.llvm.mlir')
+        _run([self.host_opt, host,
+              f'--pass-pipeline={host_pipeline(self.bare_pointers)}', '-o',
+              lowered], os.path.basename(self.host_opt), self.verbose)
+        left = unlowered_operations(files.read_text(lowered))
         if left:
             details = '\n'.join(f'  {name} (line {line}: {text})'
                                 for name, (line, text) in left.items())
             raise BuildError('the host pipeline left operations it cannot '
                              f'lower (see docs/host-programs.md, Limits):\n'
                              f'{details}')
-        _run([mlir_translate, '--mlir-to-llvmir', lowered, '-o', llvm_ir],
-             os.path.basename(mlir_translate), verbose)
+        llvm_ir = work.file('host.ll')
+        _run([self.mlir_translate, '--mlir-to-llvmir', lowered, '-o',
+              llvm_ir], os.path.basename(self.mlir_translate), self.verbose)
         # opt first, as mlir-translate's output is meant to be optimized
         # before code generation: llc alone fails on some of it (the
         # coroutines of the async dialect).
-        optimized = os.path.join(work, 'host.opt.ll')
-        _run([llvm_opt, '-O2', '-S', llvm_ir, '-o', optimized],
-             os.path.basename(llvm_opt), verbose)
-        _run([llc, '-O2', '-filetype=obj', '-relocation-model=pic', optimized,
-              '-o', obj], os.path.basename(llc), verbose)
+        optimized = work.file('host.opt.ll')
+        _run([self.llvm_opt, '-O2', '-S', llvm_ir, '-o', optimized],
+             os.path.basename(self.llvm_opt), self.verbose)
+        obj = work.file('host.o')
+        _run([self.llc, '-O2', '-filetype=obj', '-relocation-model=pic',
+              optimized, '-o', obj], os.path.basename(self.llc), self.verbose)
+        return obj
 
-        out_dir = os.path.dirname(os.path.abspath(output))
-        os.makedirs(out_dir, exist_ok=True)
-        # The executable and the runtime travel together: it looks for the
-        # library in its own folder first.
-        local_runtime = os.path.join(out_dir, RUNTIME_NAME)
-        if not (os.path.exists(local_runtime) and
-                (os.path.samefile(local_runtime, runtime) or
-                 filecmp.cmp(local_runtime, runtime, shallow=False))):
+    def link(self, driver: str, obj: str) -> None:
+        """The executable, with the runtime next to it: it looks for the
+        library in its own folder first, so the two travel together."""
+        if not (os.path.isfile(self.local_runtime) and
+                (files.same_file(self.local_runtime, self.runtime) or
+                 filecmp.cmp(self.local_runtime, self.runtime,
+                             shallow=False))):
             # Through a temporary file and a rename: builds that share an
             # output folder never link against a half-written copy.
-            staging = tempfile.NamedTemporaryFile(
-                dir=out_dir, prefix='.' + RUNTIME_NAME, delete=False)
-            staging.close()
-            try:
-                shutil.copy2(runtime, staging.name)
-                os.replace(staging.name, local_runtime)
-            finally:
-                if os.path.exists(staging.name):
-                    os.unlink(staging.name)
-        _run([compiler, '-O2', '-o', output, driver, obj, local_runtime,
-              '-Wl,-rpath,$ORIGIN', '-lm', *link_args], compiler, verbose)
-    finally:
-        if not keep_dir:
-            shutil.rmtree(work, ignore_errors=True)
-    return output
+            files.write_bytes(self.local_runtime,
+                              files.read_bytes(self.runtime, 'the runtime'),
+                              mode=0o755)
+        with files.staged(self.output) as staged:
+            _run([self.compiler, '-O2', '-o', staged, driver, obj,
+                  self.local_runtime, '-Wl,-rpath,$ORIGIN', '-lm',
+                  *self.link_args], self.compiler, self.verbose)
 
 
 def _join_link_args(argv):
@@ -395,8 +426,12 @@ def _join_link_args(argv):
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    return run_main(PROG, lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
     parser = argparse.ArgumentParser(
-        prog='llmptx-host-build',
+        prog=PROG,
         description='Build an executable from llm-lower output (host code '
         'and gpu.binary), a C/C++ driver and libllmptx_gpu_runtime.so.')
     parser.add_argument('input',
@@ -430,20 +465,17 @@ def main(argv: Optional[List[str]] = None) -> int:
                         'bare-pointers option: pass memrefs to them as bare '
                         'pointers')
     parser.add_argument('--keep', metavar='DIR',
-                        help='keep the intermediate files in DIR')
+                        help='keep the intermediate files in DIR (a new or '
+                        'empty folder, or one an earlier --keep made)')
     parser.add_argument('-v', '--verbose', action='store_true',
                         help='print each command')
     args = parser.parse_args(_join_link_args(
         sys.argv[1:] if argv is None else argv))
     if args.object is not None and args.object < 0:
         parser.error('--object must be 0 or more')
-    try:
-        build(args.input, args.driver, args.output, args.object, args.runtime,
-              args.tools_dir, args.cc, args.link_arg, args.keep, args.verbose,
-              args.bare_pointers)
-    except BuildError as error:
-        print(f'host_build: error: {error}', file=sys.stderr)
-        return 1
+    build(args.input, args.driver, args.output, args.object, args.runtime,
+          args.tools_dir, args.cc, args.link_arg, args.keep, args.verbose,
+          args.bare_pointers)
     return 0
 
 
