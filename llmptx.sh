@@ -37,11 +37,13 @@ install_packages() {
 # The project's Python: one virtual environment under the build directory
 # (Debian's pip refuses system installs) holding the llmptx package,
 # installed editable (its console scripts, and the test doubles lit runs),
-# and IREE's wheels, pinned, for llmptx-iree and its tests. IREE is optional:
-# when its wheels do not install, the rest works and those tests are
-# skipped. docs/python.md.
+# IREE's wheels, pinned, for llmptx-iree and its tests, and Ray, pinned, for
+# llmptx-ray-runner and its tests. Both are optional: when one does not
+# install, the rest works and the tests that need it are skipped.
+# docs/python.md.
 VENV="$BUILD_DIR/venv"
 IREE_WHEELS=(iree-base-compiler==3.13.0 iree-base-runtime==3.13.0 numpy==2.4.6)
+RAY_WHEELS=(ray==2.60.0)
 PIP=("$VENV/bin/python3" -m pip --quiet --disable-pip-version-check)
 
 install_llmptx_package() {
@@ -75,6 +77,20 @@ install_iree() {
   fi
 }
 
+# Ray (about 10 s and 280 MB with its dependencies) for llmptx-ray-runner:
+# the same pin as pyproject.toml's `ray` extra. docs/ray.md.
+install_ray() {
+  if "$VENV/bin/python3" -c 'import ray' 2>/dev/null; then
+    return 0
+  fi
+  echo "llmptx: installing ${RAY_WHEELS[*]} into $VENV"
+  if ! "${PIP[@]}" install "${RAY_WHEELS[@]}"; then
+    echo "llmptx: warning: Ray did not install; llmptx-ray-runner and its" \
+         "tests are unavailable" >&2
+    "${PIP[@]}" uninstall --yes ray >/dev/null 2>&1 || true
+  fi
+}
+
 install_python() {
   if [ ! -x "$VENV/bin/python3" ]; then
     echo "llmptx: making the virtual environment $VENV"
@@ -82,6 +98,7 @@ install_python() {
   fi
   install_llmptx_package
   install_iree
+  install_ray
 }
 
 # CMake is told where the environment is: lit and build/bin/llmptx-iree run

@@ -99,6 +99,17 @@ if os.path.exists(iree_compile):
     config.available_features.add("iree")
     config.substitutions.append(("%iree_compile", iree_compile))
 
+# Ray, in the same environment: tests of llmptx-ray-runner start local
+# clusters of CPU-only nodes with it and are skipped without it.
+if subprocess.run([python, "-c", "import importlib.util, sys; "
+                   "sys.exit(importlib.util.find_spec('ray') is None)"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("ray")
+    ray_runner = os.path.join(os.path.dirname(python), "llmptx-ray-runner")
+    config.substitutions.append(
+        ("%llmptx_ray_runner", ray_runner if os.path.exists(ray_runner)
+         else python + " -m llmptx.ray_runner"))
+
 if config.system_mlir_opt and os.path.exists(config.system_mlir_opt):
     config.available_features.add("system-mlir-opt")
     config.substitutions.append(("%system_mlir_opt", config.system_mlir_opt))

@@ -7,5 +7,9 @@ user tool; each runs as `python3 -m llmptx.testing.<name>`.
 - scripted_model: an `exec` provider command that answers from a folder of
   files, by kernel, sample, repair and optimization round;
 - results_replay: a `runner` that hands back llmptx-runner results computed
-  elsewhere, refusing bundles that differ from those that ran.
+  elsewhere, refusing bundles that differ from those that ran;
+- replay_runner: writes a stand-in for the llmptx-runner binary that answers
+  from recorded results, with faults to play, for llmptx-ray-runner's tests;
+- ray_cluster: a local Ray cluster of CPU-only nodes for as long as one
+  command runs.
 """

@@ -20,10 +20,58 @@ written to OUT.
 from __future__ import annotations
 
 import argparse
+import copy
+import hashlib
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import Any, Dict, List, Mapping, Optional
+
+
+class ReplayError(Exception):
+    """A bundle has no recorded results, or differs from the one that ran."""
+
+
+def digest(data: bytes) -> str:
+    """What identifies a bundle that ran: the SHA-256 of its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def digests_of_folder(folder: str) -> Dict[str, str]:
+    """The digest of every file of `folder` (the bundles that ran), by name."""
+    digests = {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            with open(path, 'rb') as handle:
+                digests[name] = digest(handle.read())
+    return digests
+
+
+def replay(results: Mapping[str, Any], ran: Mapping[str, str],
+           bundle_paths: List[str]) -> Dict[str, Any]:
+    """The recorded `results` narrowed to `bundle_paths`, in their order,
+    each entry naming its bundle by the path given. `ran` maps the name of
+    each bundle that ran to its digest; a bundle whose bytes differ, or that
+    has no recorded results, raises ReplayError."""
+    by_name = {}
+    for bundle in results.get('bundles', []):
+        by_name[os.path.basename(bundle.get('bundle', ''))] = bundle
+    kept = []
+    for path in bundle_paths:
+        name = os.path.basename(path)
+        if name not in ran or name not in by_name:
+            raise ReplayError('no results for %s' % name)
+        with open(path, 'rb') as handle:
+            if digest(handle.read()) != ran[name]:
+                raise ReplayError('%s differs from the bundle that was run '
+                                  '(%s); run it again' % (path, name))
+        entry = copy.deepcopy(by_name[name])
+        entry['bundle'] = path
+        kept.append(entry)
+    replayed = dict(copy.deepcopy(dict(results)))
+    replayed['bundles'] = kept
+    return replayed
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -38,29 +86,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     with open(args.results) as handle:
         results = json.load(handle)
-    by_name = {}
-    for bundle in results.get('bundles', []):
-        by_name[os.path.basename(bundle.get('bundle', ''))] = bundle
-
-    kept = []
-    for path in args.bundles:
-        name = os.path.basename(path)
-        ran = os.path.join(args.ran, name)
-        if not os.path.exists(ran) or name not in by_name:
-            print('results_replay: no results for %s' % name, file=sys.stderr)
-            return 1
-        with open(path, 'rb') as mine, open(ran, 'rb') as theirs:
-            if mine.read() != theirs.read():
-                print('results_replay: %s differs from the bundle that was '
-                      'run (%s); run it again' % (path, ran), file=sys.stderr)
-                return 1
-        entry = dict(by_name[name])
-        entry['bundle'] = path
-        kept.append(entry)
-
-    results['bundles'] = kept
+    try:
+        replayed = replay(results, digests_of_folder(args.ran), args.bundles)
+    except ReplayError as error:
+        print('results_replay: %s' % error, file=sys.stderr)
+        return 1
     with open(args.output, 'w') as out:
-        json.dump(results, out, indent=2)
+        json.dump(replayed, out, indent=2)
     return 0
 
 
