@@ -22,27 +22,36 @@
 The harness file gives what the program does not: {"tolerance": {...},
 "dispatches": {"<executable or export>": {"tolerance": {...},
 "constants": [..], "grid": [x, y, z], "bindings": [elements, ...]}}}.
-docs/iree.md has the details.
+
+--llm-lower is parsed once, by llmptx-kernels (MLIR's pass-option parser,
+as llm-lower's), and IREE is built for the chip of those settings; a key
+given twice, or an unclosed quote or brace, is refused first. Files follow
+llmptx.files: no output replaces an input, the substitution and work
+folders are the tool's own (marked), and only what it made there is ever
+replaced or removed. docs/iree.md has the details.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
-import json
+import math
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from llmptx import files
+from llmptx.cli import ChildFailed, ToolError, run_main, run_tool
+from llmptx.mlir_text import UnbalancedText, pass_options
 from llmptx.tools import ToolNotFound, find_tool
 
-# The substitution directory is the tool's own: this file marks it, so a
-# directory the user made is never emptied.
+PROG = 'llmptx-iree'
+
+# The substitution and work folders are the tool's own: this file marks
+# them and lists what the tool made there (llmptx.files.WorkFolder).
 MARKER = '.llmptx-iree'
 
 # The sm_90 target IREE 3.13 does not know by name: its sm_89 description
@@ -63,7 +72,7 @@ SHARED_MEMORY = {'sm_80': 166912, 'sm_86': 101376, 'sm_89': 101376,
 READ_ONLY = 1  # hal.descriptor_flags bit of a ReadOnly binding
 
 
-class Error(Exception):
+class Error(ToolError):
     """A problem the user can fix; printed without a traceback."""
 
 
@@ -79,23 +88,55 @@ def device_target(chip: str) -> str:
             'arch = "%s", features = "+ptx84", wgp = %s>}>]>' % (arch, wgp))
 
 
-def lower_option(options: str, key: str, default: str) -> str:
-    """The value of `key=` in an llm-lower option string."""
-    for token in shlex.split(options):
-        name, _, value = token.partition('=')
-        if name == key:
-            return value
-    return default
+def parse_lower_options(text: str) -> Dict[str, Optional[str]]:
+    """--llm-lower as MLIR's pass-option parser splits it; a key given twice
+    is refused (MLIR would take the last, a shlex split the first: the two
+    sides of a build must never disagree), and so is an unclosed quote or
+    brace."""
+    try:
+        pairs = pass_options(text)
+    except UnbalancedText as error:
+        raise Error('--llm-lower: %s' % error)
+    options: Dict[str, Optional[str]] = {}
+    for key, value in pairs:
+        if key in options:
+            raise Error('--llm-lower: %s is given twice (%s and %s): give '
+                        'each option once' %
+                        (key, _option_text(key, options[key]),
+                         _option_text(key, value)))
+        options[key] = value
+    return options
 
 
-def run(command: List[str], what: str) -> subprocess.CompletedProcess:
+def _option_text(key: str, value: Optional[str]) -> str:
+    shown = key if value is None else '%s=%s' % (key, value)
+    return repr(shown if len(shown) <= 80 else shown[:77] + '...')
+
+
+def stage_settings(kernels_tool: str, lower: str, work: files.WorkFolder
+                   ) -> Dict[str, Any]:
+    """The settings the kernel stages make of `lower`: llmptx-kernels on an
+    empty kernel set parses it with llm-lower's own parser and writes them.
+    What this probe must not do is overridden after the user's options
+    (the parser keeps the last value of a key): it writes no report and no
+    bundles, and an empty set is no strict failure."""
+    probe = work.file('options.set.json')
+    files.write_json(probe, {'name': 'options', 'kernels': []})
+    settings_path = work.file('options.settings.json')
+    run_tool([kernels_tool, probe,
+              '--llm-lower=%s report= emit-bundles= strict=false' % lower,
+              '-o', settings_path], 'llmptx-kernels (reading --llm-lower)')
+    settings = files.read_json(settings_path).get('settings')
+    if not isinstance(settings, dict) or \
+            not isinstance(settings.get('chip'), str):
+        raise Error('llmptx-kernels wrote no settings with a chip in %s' %
+                    settings_path)
+    return settings
+
+
+def run(command: List[str], what: str) -> None:
     """Runs `command`; its diagnostics are the error when it fails."""
-    result = subprocess.run(command, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    if result.returncode != 0:
-        raise Error('%s failed (exit %d):\n%s' %
-                    (what, result.returncode, result.stderr.strip()[-4000:]))
-    return result
+    run_tool(command, what)
 
 
 # ----------------------------------------------------------------------------
@@ -414,6 +455,88 @@ def describe_dispatch(executable: Dict[str, Any], views: Dict[int, Any],
 
 
 # ----------------------------------------------------------------------------
+# The harness file
+# ----------------------------------------------------------------------------
+
+TOLERANCE_KEYS = ('ulp', 'rel', 'abs')
+DISPATCH_KEYS = ('tolerance', 'constants', 'grid', 'bindings')
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + '...'
+
+
+def _integer(value: Any, where: str, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not low <= value <= high:
+        raise Error('%s: expected an integer from %d to %d (%s), got %s' %
+                    (where, low, high, what, _shown(value)))
+    return value
+
+
+def _integers(value: Any, where: str, low: int, high: int, what: str,
+              count: Optional[int] = None) -> List[int]:
+    if not isinstance(value, list) or (count is not None and
+                                       len(value) != count):
+        raise Error('%s: expected a list of %sintegers (%s), got %s' %
+                    (where, '%d ' % count if count else '', what,
+                     _shown(value)))
+    return [_integer(item, '%s[%d]' % (where, index), low, high, what)
+            for index, item in enumerate(value)]
+
+
+def _object(value: Any, where: str, keys: Tuple[str, ...]) -> Dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Error('%s: expected an object, got %s' % (where, _shown(value)))
+    for key in value:
+        if key not in keys:
+            raise Error('%s: unknown key %s (known: %s)' %
+                        (where, _shown(key), ', '.join(keys)))
+    return value
+
+
+def _tolerance(value: Any, where: str) -> None:
+    _object(value, where, TOLERANCE_KEYS)
+    if 'ulp' in value:
+        _integer(value['ulp'], where + '.ulp', 0, 1 << 30, 'ulps')
+    for key in ('rel', 'abs'):
+        number = value.get(key, 0)
+        if isinstance(number, bool) or not isinstance(number, (int, float)) \
+                or not math.isfinite(number) or number < 0:
+            raise Error('%s.%s: expected a number >= 0, got %s' %
+                        (where, key, _shown(number)))
+
+
+def read_harness(path: str) -> Dict[str, Any]:
+    """The harness file, its shape checked whole before it is used: an error
+    names the file and the value (`h.json: dispatches.d0.grid[1]: ...`)."""
+    harness = _object(files.read_json(path), path,
+                      ('tolerance', 'dispatches'))
+    if 'tolerance' in harness:
+        _tolerance(harness['tolerance'], path + ': tolerance')
+    dispatches = harness.get('dispatches', {})
+    if not isinstance(dispatches, dict):
+        raise Error('%s: dispatches: expected an object, got %s' %
+                    (path, _shown(dispatches)))
+    for name, own in dispatches.items():
+        where = '%s: dispatches.%s' % (path, name)
+        _object(own, where, DISPATCH_KEYS)
+        if 'tolerance' in own:
+            _tolerance(own['tolerance'], where + '.tolerance')
+        if 'constants' in own:
+            _integers(own['constants'], where + '.constants', -(1 << 31),
+                      (1 << 32) - 1, '32-bit push constants')
+        if 'grid' in own:
+            _integers(own['grid'], where + '.grid', 1, (1 << 31) - 1,
+                      'workgroup counts', 3)
+        if 'bindings' in own:
+            _integers(own['bindings'], where + '.bindings', 1, 1 << 40,
+                      'elements per binding')
+    return harness
+
+
+# ----------------------------------------------------------------------------
 # The driver
 # ----------------------------------------------------------------------------
 
@@ -428,30 +551,6 @@ def find_iree_compile(given: Optional[str]) -> str:
     raise Error('iree-compile not found: give --iree-compile, set '
                 'LLMPTX_IREE_COMPILE, or run ./llmptx.sh build (it installs '
                 'IREE into build/venv)')
-
-
-def check_substitutions(directory: str) -> None:
-    """Refuses a substitution directory the user made that holds files."""
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise Error('%s exists and is not a directory' % directory)
-    if os.path.isdir(directory):
-        entries = os.listdir(directory)
-        if entries and MARKER not in entries:
-            raise Error('%s exists and was not written by llmptx-iree: '
-                        'give another --substitutions directory' % directory)
-
-
-def prepare_substitutions(directory: str) -> None:
-    """An empty substitution directory of our own (check_substitutions
-    passed): the .ptx files of an earlier run are removed."""
-    if os.path.isdir(directory):
-        for entry in os.listdir(directory):
-            if entry.endswith('.ptx'):
-                os.remove(os.path.join(directory, entry))
-    else:
-        os.makedirs(directory)
-    with open(os.path.join(directory, MARKER), 'w') as marker:
-        marker.write('substitutions written by llmptx-iree\n')
 
 
 def with_suffix(path: str, tag: str) -> str:
@@ -476,13 +575,17 @@ def candidate_summary(candidate: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    return run_main(PROG, lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = []
     if '--' in argv:
         at = argv.index('--')
         argv, extra = argv[:at], argv[at + 1:]
     parser = argparse.ArgumentParser(
-        prog='llmptx-iree', description=__doc__.splitlines()[0])
+        prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument('input')
     parser.add_argument('-o', dest='output', required=True)
     parser.add_argument('--llm-lower', default='',
@@ -497,154 +600,199 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--tools-dir', help='the folder of llmptx-kernels '
                         '(default: on PATH, else build/bin of the checkout)')
     args = parser.parse_args(argv)
-    try:
-        return drive(args, extra)
-    except Error as error:
-        print('llmptx-iree: error: %s' % error, file=sys.stderr)
-        return 1
+    return IreeBuild(args, extra).run()
 
 
-def drive(args: argparse.Namespace, extra: List[str]) -> int:
-    if not os.path.isfile(args.input):
-        raise Error('%s: no such file' % args.input)
-    harness = {}
-    if args.harness:
+class IreeBuild:
+    """One run of llmptx-iree: everything is checked before the first
+    iree-compile call (options, inputs, harness, outputs, folders), then
+    steps 1 to 4 of the module's docstring run as stage methods."""
+
+    def __init__(self, args: argparse.Namespace, extra: List[str]) -> None:
+        self.args, self.extra = args, extra
+        self.options = parse_lower_options(args.llm_lower)
+        files.regular_file(args.input, 'the input')
+        self.harness = read_harness(args.harness) if args.harness else {}
+        self.output = os.path.abspath(args.output)
+        self.reference_vmfb = with_suffix(self.output, 'iree')
+        self.substitutions_path = os.path.abspath(
+            args.substitutions or
+            os.path.splitext(self.output)[0] + '.substitutions')
+        self.inputs = [('the input', args.input), ('--harness', args.harness)]
+        files.check_outputs(
+            self.inputs,
+            [('-o', self.output), ('IREE\'s own build', self.reference_vmfb),
+             ('--report', args.report)],
+            [('--substitutions', self.substitutions_path),
+             ('--work-dir', args.work_dir)])
+        self.substitutions = files.WorkFolder(
+            self.substitutions_path, PROG, MARKER, '--substitutions',
+            self.inputs)
+        self.work_dir = args.work_dir and files.WorkFolder(
+            args.work_dir, PROG, MARKER, '--work-dir', self.inputs)
+        self.ir = load_ir()
+        self.iree_compile = find_iree_compile(args.iree_compile)
         try:
-            with open(args.harness) as handle:
-                harness = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise Error('%s: %s' % (args.harness, error))
-    ir = load_ir()
-    iree_compile = find_iree_compile(args.iree_compile)
-    try:
-        kernels_tool = find_tool('llmptx-kernels', args.tools_dir)
-    except ToolNotFound as error:
-        raise Error('%s (build the project first)' % error)
-    if args.work_dir:
-        os.makedirs(args.work_dir, exist_ok=True)
-        return build(args, extra, ir, iree_compile, kernels_tool, harness,
-                     args.work_dir)
-    with tempfile.TemporaryDirectory(prefix='llmptx-iree-') as work:
-        return build(args, extra, ir, iree_compile, kernels_tool, harness,
-                     work)
+            self.kernels_tool = find_tool('llmptx-kernels', args.tools_dir)
+        except ToolNotFound as error:
+            raise Error('%s (build the project first)' % error)
 
+    def run(self) -> int:
+        if self.work_dir:
+            return self.build(self.work_dir.open())
+        with tempfile.TemporaryDirectory(prefix='llmptx-iree-') as temporary:
+            return self.build(files.WorkFolder(
+                temporary, PROG, MARKER, 'the work folder').open())
 
-def build(args: argparse.Namespace, extra: List[str], ir: Any,
-          iree_compile: str, kernels_tool: str, harness: Dict[str, Any],
-          work: str) -> int:
-    """Steps 1 to 4 of the module's docstring, in `work`."""
-    chip = lower_option(args.llm_lower, 'chip', 'sm_90')
-    output = os.path.abspath(args.output)
-    reference_vmfb = with_suffix(output, 'iree')
-    substitutions = os.path.abspath(
-        args.substitutions or os.path.splitext(output)[0] + '.substitutions')
-    check_substitutions(substitutions)
-    dump = os.path.join(work, 'executables')
-    phases = os.path.join(work, 'phases')
-    for stale in (dump, phases):
-        shutil.rmtree(stale, ignore_errors=True)
-    base = [iree_compile, args.input,
-            '--iree-hal-target-device=' + device_target(chip),
-            '--iree-hal-link-executables=false'] + extra
+    def build(self, work: files.WorkFolder) -> int:
+        self.work = work
+        for path in (self.output, self.reference_vmfb, self.args.report,
+                     self.substitutions_path):
+            if path:
+                work.adopt(path)
+        settings = stage_settings(self.kernels_tool, self.args.llm_lower,
+                                  work)
+        self.chip = settings['chip']
+        self.base = [self.iree_compile, self.args.input,
+                     '--iree-hal-target-device=' + device_target(self.chip),
+                     '--iree-hal-link-executables=false'] + self.extra
+        executables, dump = self.compile_iree()
+        dispatches, kernels = self.describe(executables, dump)
+        decisions = self.run_stages(kernels)
+        self.substitute(dispatches, decisions)
+        self.write_report(dispatches)
+        return 0
 
-    # 1. The executables and the executable-targets phase (this build's
-    # module only carries dump paths in its debug info, so it is not kept),
-    # then IREE's own build as a user makes it: the A/B object.
-    run(base + ['--iree-hal-dump-executable-files-to=' + dump,
-                '--dump-compilation-phases-to=' + phases,
-                '-o', os.path.join(work, 'dumped.vmfb')], 'iree-compile')
-    run(base + ['-o', reference_vmfb], 'iree-compile')
-    phase = glob.glob(os.path.join(phases, '*.executable-targets.mlir'))
-    if len(phase) != 1:
-        raise Error('iree-compile wrote no executable-targets phase in %s' %
-                    phases)
-    context = ir.Context()
-    executables = read_executables(ir, context, phase[0])
+    def compile_iree(self) -> Tuple[List[Dict[str, Any]], str]:
+        """1. The executables and the executable-targets phase (this build's
+        module only carries dump paths in its debug info, so it is not
+        kept), then IREE's own build as a user makes it: the A/B object."""
+        dump = self.work.folder('executables')
+        phases = self.work.folder('phases')
+        run(self.base + ['--iree-hal-dump-executable-files-to=' + dump,
+                         '--dump-compilation-phases-to=' + phases,
+                         '-o', self.work.file('dumped.vmfb')], 'iree-compile')
+        with files.staged(self.reference_vmfb) as staged:
+            run(self.base + ['-o', staged], 'iree-compile')
+        phase = glob.glob(os.path.join(phases, '*.executable-targets.mlir'))
+        if len(phase) != 1:
+            raise Error('iree-compile wrote no executable-targets phase in %s'
+                        % phases)
+        self.context = self.ir.Context()
+        return read_executables(self.ir, self.context, phase[0]), dump
 
-    # 2. One kernel description per dispatch.
-    dispatches, kernels = [], []
-    for executable in executables:
-        name = executable['name']
-        exports = [export['name'] for export in executable['exports']]
-        entry = {'name': exports[0] if len(exports) == 1 else name,
-                 'executable': name, 'exports': exports}
-        dispatches.append(entry)
-        configured = glob.glob(os.path.join(dump, 'configured_*_%s.mlir' % name))
-        ptx_files = glob.glob(os.path.join(dump, '*_%s_*.ptx' % name))
-        if len(configured) != 1 or len(ptx_files) != 1:
-            entry.update(selected='iree', reason='IREE dumped no single '
-                         'configured module and PTX for it')
-            continue
-        with open(ptx_files[0]) as handle:
-            ptx = handle.read()
-        views, functions = read_subspans(ir, context, configured[0])
-        kernel, why_not = describe_dispatch(executable, views, functions, ptx,
-                                            harness)
-        if kernel is None:
-            entry.update(selected='iree', reason=why_not)
-            continue
-        entry['launch'] = kernel['launch']
-        entry['bindings'] = [a for a in kernel['args'] if a['kind'] == 'buffer']
-        kernels.append(kernel)
+    def describe(self, executables: List[Dict[str, Any]], dump: str
+                 ) -> Tuple[List[Dict[str, Any]], List[Dict[str, Any]]]:
+        """2. One kernel description per dispatch."""
+        dispatches, kernels = [], []
+        for executable in executables:
+            name = executable['name']
+            exports = [export['name'] for export in executable['exports']]
+            entry = {'name': exports[0] if len(exports) == 1 else name,
+                     'executable': name, 'exports': exports}
+            dispatches.append(entry)
+            if files.file_name_component(name) != name:
+                # IREE substitutes DIR/<executable>.ptx: the name must be a
+                # file name as it is.
+                entry.update(selected='iree', reason='its name is not a '
+                             'plain file name, so it cannot be substituted')
+                continue
+            configured = glob.glob(os.path.join(dump,
+                                                'configured_*_%s.mlir' % name))
+            ptx_files = glob.glob(os.path.join(dump, '*_%s_*.ptx' % name))
+            if len(configured) != 1 or len(ptx_files) != 1:
+                entry.update(selected='iree', reason='IREE dumped no single '
+                             'configured module and PTX for it')
+                continue
+            ptx = files.read_text(ptx_files[0])
+            views, functions = read_subspans(self.ir, self.context,
+                                             configured[0])
+            kernel, why_not = describe_dispatch(executable, views, functions,
+                                                ptx, self.harness)
+            if kernel is None:
+                entry.update(selected='iree', reason=why_not)
+                continue
+            entry['launch'] = kernel['launch']
+            entry['bindings'] = [a for a in kernel['args']
+                                 if a['kind'] == 'buffer']
+            kernels.append(kernel)
+        return dispatches, kernels
 
-    # 3. The stages of llm-lower.
-    decisions = {}
-    if kernels:
-        set_path = os.path.join(work, 'kernels.json')
-        result_path = os.path.join(work, 'decisions.json')
-        stem = os.path.splitext(os.path.basename(args.input))[0]
-        with open(set_path, 'w') as handle:
-            json.dump({'name': stem, 'kernels': kernels}, handle, indent=1)
-        result = subprocess.run([kernels_tool, set_path,
-                                 '--llm-lower=' + args.llm_lower,
-                                 '-o', result_path])
-        if not os.path.isfile(result_path):
-            raise Error('llmptx-kernels failed (exit %d)' % result.returncode)
-        with open(result_path) as handle:
-            decided = json.load(handle)
-        decisions = {k['name']: k for k in decided.get('kernels', [])}
-        if result.returncode != 0:
-            raise Error('llmptx-kernels: exit %d (strict: a dispatch fell '
-                        'back to IREE\'s kernel)' % result.returncode)
+    def run_stages(self, kernels: List[Dict[str, Any]]
+                   ) -> Dict[str, Dict[str, Any]]:
+        """3. The stages of llm-lower, on the same --llm-lower whose chip
+        IREE was built for."""
+        if not kernels:
+            return {}
+        set_path = self.work.file('kernels.json')
+        result_path = self.work.file('decisions.json')
+        if os.path.lexists(result_path):
+            os.unlink(result_path)
+        stem = os.path.splitext(os.path.basename(self.args.input))[0]
+        files.write_json(set_path, {'name': stem, 'kernels': kernels})
+        failure = None
+        try:
+            run_tool([self.kernels_tool, set_path,
+                      '--llm-lower=' + self.args.llm_lower, '-o', result_path],
+                     'llmptx-kernels', capture=False)
+        except ChildFailed as error:
+            # Exit status 1 with its decisions written: strict refused a
+            # dispatch that fell back; anything else is the error itself.
+            if error.returncode != 1 or not os.path.isfile(result_path):
+                raise
+            failure = error
+        decided = files.read_json(result_path)
+        chip = (decided.get('settings') or {}).get('chip') \
+            if isinstance(decided, dict) else None
+        if chip != self.chip:
+            raise Error('llmptx-kernels compiled for %s, IREE was built for '
+                        '%s' % (chip, self.chip))
+        if failure:
+            raise Error('llmptx-kernels: exit status 1 (strict: a dispatch '
+                        'fell back to IREE\'s kernel)')
+        return {k['name']: k for k in decided.get('kernels', [])
+                if isinstance(k, dict) and 'name' in k}
 
-    # 4. Substitutions and the substituted build.
-    prepare_substitutions(substitutions)
-    for entry in dispatches:
-        record = decisions.get(entry['name'])
-        if record is None:
-            continue
-        entry['reason'] = record.get('reason', '')
-        entry['verification'] = record.get('verification')
-        entry['candidates'] = [candidate_summary(c)
-                               for c in record.get('candidates', [])]
-        entry['attempts'] = len(record.get('attempts', []))
-        if 'exec_note' in record:
-            entry['exec_note'] = record['exec_note']
-        if record.get('selected') == 'llm' and record.get('ptx'):
-            path = os.path.join(substitutions, entry['executable'] + '.ptx')
-            with open(path, 'w') as handle:
-                handle.write(record['ptx'])
-            entry.update(selected='llm', candidate=record.get('candidate'),
-                         substitution=path)
-        else:
-            entry['selected'] = 'iree'
-    run(base + ['--iree-hal-substitute-executable-objects-from=' +
-                substitutions, '-o', output], 'iree-compile (substituted)')
+    def substitute(self, dispatches: List[Dict[str, Any]],
+                   decisions: Dict[str, Dict[str, Any]]) -> None:
+        """4. Substitutions (the folder's earlier files removed first: a
+        stale one would be substituted) and the substituted build."""
+        self.substitutions.open().remove_listed()
+        for entry in dispatches:
+            record = decisions.get(entry['name'])
+            if record is None:
+                continue
+            entry['reason'] = record.get('reason', '')
+            entry['verification'] = record.get('verification')
+            entry['candidates'] = [candidate_summary(c)
+                                   for c in record.get('candidates', [])]
+            entry['attempts'] = len(record.get('attempts', []))
+            if 'exec_note' in record:
+                entry['exec_note'] = record['exec_note']
+            if record.get('selected') == 'llm' and record.get('ptx'):
+                path = self.substitutions.file(entry['executable'] + '.ptx')
+                files.write_text(path, record['ptx'])
+                entry.update(selected='llm', candidate=record.get('candidate'),
+                             substitution=path)
+            else:
+                entry['selected'] = 'iree'
+        with files.staged(self.output) as staged:
+            run(self.base + ['--iree-hal-substitute-executable-objects-from=' +
+                             self.substitutions_path, '-o', staged],
+                'iree-compile (substituted)')
 
-    report = {'input': os.path.abspath(args.input), 'output': output,
-              'reference_vmfb': reference_vmfb,
-              'substitutions': substitutions, 'chip': chip,
-              'iree_compile': iree_compile, 'llm_lower': args.llm_lower,
-              'dispatches': dispatches}
-    for entry in dispatches:
-        print('llmptx-iree: %-12s %-4s %s' % (
-            entry['executable'], entry.get('selected', 'iree'),
-            entry.get('reason', '')), file=sys.stderr)
-    if args.report:
-        with open(args.report, 'w') as handle:
-            json.dump(report, handle, indent=1)
-            handle.write('\n')
-    return 0
+    def write_report(self, dispatches: List[Dict[str, Any]]) -> None:
+        for entry in dispatches:
+            print('llmptx-iree: %-12s %-4s %s' % (
+                entry['executable'], entry.get('selected', 'iree'),
+                entry.get('reason', '')), file=sys.stderr)
+        if self.args.report:
+            files.write_json(self.args.report, {
+                'input': os.path.abspath(self.args.input),
+                'output': self.output, 'reference_vmfb': self.reference_vmfb,
+                'substitutions': self.substitutions_path, 'chip': self.chip,
+                'iree_compile': self.iree_compile,
+                'llm_lower': self.args.llm_lower, 'dispatches': dispatches})
 
 
 if __name__ == '__main__':
