@@ -18,6 +18,10 @@ A fragment is only ever text that ran: its PTX lines are a contiguous run of
 an answer that was verified on an H200 (a suite kernel's, docs/suite, or a
 proof kernel's of its own, fragments/proofs), and `check` refuses one that
 is not.
+
+Every file is read through llmptx.files (a FIFO, a folder, /dev/zero or
+text that is not UTF-8 is an error naming it); `bundle` takes a plain
+kernel name, never a path, and writes its bundle through a temporary file.
 """
 
 from __future__ import annotations
@@ -26,14 +30,17 @@ import argparse
 import glob
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from typing import List, Optional, Set
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main, signal_name
 from llmptx.suite import bundles, export
 from llmptx.tools import ToolNotFound, find_tool, source_root
+
+PROG = 'llmptx-fragments'
 
 ROOT = source_root() or os.curdir
 FRAGMENTS = os.path.join(ROOT, 'fragments')
@@ -57,8 +64,7 @@ class Fragment:
         self.fields = {}
         self.lines = []
         self.problems = []
-        with open(path) as handle:
-            text = handle.read()
+        text = files.read_text(path)
         for number, line in enumerate(text.splitlines(), 1):
             if line.startswith('//!'):
                 if self.lines:
@@ -105,8 +111,7 @@ def answer_ptx(kernel: str) -> Optional[str]:
         path = os.path.join(PROOFS, kernel + '.txt')
     if not os.path.isfile(path):
         return None
-    with open(path) as handle:
-        text = handle.read()
+    text = files.read_text(path)
     match = re.search(r'```ptx\n(.*?)```', text, re.S) or \
         re.search(r'^(\.version\b.*?)(?:^```|\Z)', text, re.S | re.M)
     return match.group(1) if match else None
@@ -128,8 +133,8 @@ def contains_run(haystack_lines: List[str], needle_lines: List[str]) -> bool:
 def assemble(ptx: str, chip: str, tool: str) -> str:
     """The retargeted module through `llmptx-ptx check`; '' when it
     assembles, else the first error."""
-    retargeted = re.sub(r'^\s*\.target\s+\S+', '.target ' + chip, ptx,
-                        count=1, flags=re.M)
+    retargeted = re.sub(r'^\s*\.target\s+\S+', lambda _: '.target ' + chip,
+                        ptx, count=1, flags=re.M)
     with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
         f.write(retargeted)
         path = f.name
@@ -141,6 +146,9 @@ def assemble(ptx: str, chip: str, tool: str) -> str:
         os.unlink(path)
     if result.returncode == 0:
         return ''
+    if result.returncode < 0:
+        return 'llmptx-ptx check crashed (%s)' % signal_name(
+            -result.returncode)
     errors = [line for line in result.stdout.splitlines() if 'error' in line]
     return (errors or result.stdout.splitlines() or ['failed'])[0]
 
@@ -165,6 +173,9 @@ def used_in_proof(fragment: Fragment, proof: str, kernel: str,
             text=True)
     finally:
         os.unlink(path)
+    if result.returncode < 0:
+        return ['llmptx-ptx fragments crashed (%s) on its proof %s' %
+                (signal_name(-result.returncode), kernel)]
     mine = "fragment '%s'" % fragment.name
     lines = [line for line in result.stdout.splitlines() if mine in line]
     problems = [line.split(': ', 1)[-1] for line in lines
@@ -204,6 +215,9 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
     if not fragment.lines:
         problems.append('no PTX lines')
     kernel = fragment.proof_kernel()
+    if kernel and files.file_name_component(kernel) != kernel:
+        problems.append('proof %r is not a kernel name' % kernel)
+        kernel = ''
     proof = answer_ptx(kernel) if kernel else None
     if kernel and proof is None:
         problems.append('proof %s: no answer with a ptx block in %s' %
@@ -213,7 +227,7 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
             problems.append('the PTX lines are not a contiguous run of the '
                             '%s answer' % kernel)
         if tool:
-            for chip in fragment.chips():
+            for chip in filter(CHIPS.match, fragment.chips()):
                 error = assemble(proof, chip, tool)
                 if error:
                     problems.append('proof %s does not assemble for %s: %s' %
@@ -228,7 +242,17 @@ def make_bundle(kernel: str, chip: str, opt: str, outdir: str = PROOFS) -> str:
     fragments/proofs/KERNEL.txt as the candidate, byte for byte as llm-lower
     wrote it (the file the H200 ran). The path, or raises RuntimeError with
     llm-lower's messages."""
+    if files.file_name_component(kernel) != kernel:
+        raise ToolError('%r is not a kernel name (a plain file name of '
+                        'fragments/proofs, without .mlir)' % kernel)
     mlir = os.path.join(PROOFS, kernel + '.mlir')
+    answer = os.path.join(PROOFS, kernel + '.txt')
+    if not os.path.lexists(mlir):
+        raise ToolError('no proof kernel %s (%s)' % (kernel, mlir))
+    files.regular_file(mlir)
+    target = os.path.join(outdir, kernel + '.bundle.json')
+    files.check_outputs([('the proof kernel', mlir), ('its answer', answer)],
+                        [('the bundle', target)])
     with tempfile.TemporaryDirectory() as work:
         try:
             path, log = bundles.emit_bundle(
@@ -238,8 +262,7 @@ def make_bundle(kernel: str, chip: str, opt: str, outdir: str = PROOFS) -> str:
         if path is None:
             raise RuntimeError('%s: llm-lower wrote no bundle:\n%s' %
                                (mlir, log.strip()))
-        target = os.path.join(outdir, kernel + '.bundle.json')
-        shutil.copyfile(path, target)
+        files.write_bytes(target, files.read_bytes(path))
     return target
 
 
@@ -250,7 +273,12 @@ def load(paths: List[str]) -> List[Fragment]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main(PROG, lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog=PROG,
+                                     description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest='command', required=True)
     checking = commands.add_parser('check')
     checking.add_argument('files', nargs='*')
@@ -271,9 +299,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     selecting.add_argument('words', nargs='+')
     args = parser.parse_args(argv)
     if source_root() is None:
-        print('fragments: no llmptx checkout here: run from one',
-              file=sys.stderr)
-        return 2
+        raise ToolError('no llmptx checkout here: run from one', 2)
 
     if args.command == 'check':
         fragments = load(args.files)
@@ -282,7 +308,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             ptx_tool = find_tool('llmptx-ptx', explicit=args.ptx_tool)
         except ToolNotFound:
             ptx_tool = None
-            print('fragments: llmptx-ptx not found: proofs not assembled')
+            print('%s: llmptx-ptx not found: proofs not assembled' % PROG)
         for fragment in fragments:
             problems = check(fragment, ptx_tool)
             status = 'ok' if not problems else 'FAILED'
@@ -296,13 +322,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         try:
             opt = find_tool('llmptx-opt', explicit=args.opt)
         except ToolNotFound as error:
-            print('fragments: %s (--opt)' % error, file=sys.stderr)
-            return 2
+            raise ToolError('%s (--opt)' % error, 2)
         try:
             print(make_bundle(args.kernel, args.chip, opt, args.out))
         except RuntimeError as problem:
-            print(problem, file=sys.stderr)
-            return 1
+            raise ToolError(str(problem))
         return 0
     fragments = load([])
     if args.command == 'list':
