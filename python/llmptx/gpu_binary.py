@@ -19,7 +19,11 @@ import re
 import sys
 from typing import Iterator, List, Optional, Tuple
 
-from llmptx.mlir_text import closing_bracket
+from llmptx import files
+from llmptx.cli import ToolError, run_main
+from llmptx.mlir_text import UnbalancedText, closing_bracket
+
+PROG = 'llmptx-gpu-binary'
 
 _BINARY = re.compile(r'gpu\.binary\s+@([\w$.]+)\s*(<[^>]*>)?\s*\[')
 _OBJECT_START = '#gpu.object<'
@@ -108,8 +112,24 @@ def summarize(header: str, payload: bytes) -> str:
     return ' '.join(parts)
 
 
+def read_input(path: str) -> str:
+    """The MLIR text of `path` ('-': stdin), bounded as every input is."""
+    if path != '-':
+        return files.read_text(path)
+    data = sys.stdin.buffer.read(files.MAX_DOCUMENT_BYTES + 1)
+    if len(data) > files.MAX_DOCUMENT_BYTES:
+        raise ToolError('stdin: larger than %d bytes' %
+                        files.MAX_DOCUMENT_BYTES)
+    return files.decode_text(data, 'stdin')
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main(PROG, lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog=PROG,
+                                     description=__doc__.splitlines()[0])
     parser.add_argument('input', help='MLIR file ("-" for stdin)')
     parser.add_argument('--binary', help='name of the gpu.binary (default: '
                         'the only one)')
@@ -124,8 +144,15 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help='where to write the payload (default stdout)')
     args = parser.parse_args(argv)
 
-    text = sys.stdin.read() if args.input == '-' else open(args.input).read()
-    objects = list(parse_objects(text))
+    if args.output != '-':
+        files.check_outputs([('the input', args.input)],
+                            [('-o', args.output)])
+    text = read_input(args.input)
+    try:
+        objects = list(parse_objects(text))
+    except (UnbalancedText, ValueError) as error:
+        raise ToolError('%s: not the printed form of a gpu.binary: %s' %
+                        (args.input, error))
     if args.summary:
         for name, index, header, payload in objects:
             print('%s[%d] %s' % (name, index, summarize(header, payload)))
@@ -137,24 +164,19 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     names = sorted({name for name, _, _, _ in objects})
     if not names:
-        print('error: no gpu.binary in %s' % args.input, file=sys.stderr)
-        return 1
+        raise ToolError('no gpu.binary in %s' % args.input)
     binary = args.binary or names[0]
     if args.binary is None and len(names) > 1:
-        print('error: several gpu.binary ops (%s); pass --binary' %
-              ', '.join(names), file=sys.stderr)
-        return 1
+        raise ToolError('several gpu.binary ops (%s); pass --binary' %
+                        ', '.join(names))
     for name, index, _, payload in objects:
         if name == binary and index == args.object:
             if args.output == '-':
                 sys.stdout.buffer.write(payload)
             else:
-                with open(args.output, 'wb') as out:
-                    out.write(payload)
+                files.write_bytes(args.output, payload)
             return 0
-    print('error: no object %d in gpu.binary @%s' % (args.object, binary),
-          file=sys.stderr)
-    return 1
+    raise ToolError('no object %d in gpu.binary @%s' % (args.object, binary))
 
 
 if __name__ == '__main__':

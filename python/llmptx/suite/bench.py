@@ -44,6 +44,8 @@ import statistics
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main
 from llmptx.suite import manifest as manifest_mod
 from llmptx.suite import workloads
 
@@ -505,8 +507,7 @@ def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
       'docs/suite/README.md describes the kernels and their curated '
       'answers.')
     A('')
-    with open(path, 'w') as out:
-        out.write('\n'.join(lines))
+    files.write_text(path, '\n'.join(lines))
 
 
 def write_plot(path: str, env: Dict[str, Any],
@@ -539,7 +540,12 @@ def write_plot(path: str, env: Dict[str, Any],
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main('llmptx-suite-bench', lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog='llmptx-suite-bench',
+                                     description=__doc__.splitlines()[0])
     parser.add_argument('--objects', default='docs/suite/objects',
                         help='directory of manifest.json and the PTX')
     parser.add_argument('--out', help='markdown file to write')
@@ -566,15 +572,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
 
     if args.from_json:
-        import json
         try:
-            with open(args.from_json) as handle:
-                saved = json.load(handle)
+            saved = files.read_json(args.from_json, '--from-json')
             env, rows, command = saved['env'], saved['rows'], \
                 saved['command']
-        except (OSError, ValueError, KeyError) as err:
-            print('error: %s: %s' % (args.from_json, err), file=sys.stderr)
-            return 2
+            if not isinstance(rows, list):
+                raise TypeError('rows is not a list')
+        except (TypeError, KeyError) as err:
+            raise ToolError('%s: not the --json of an earlier run (%s)' %
+                            (args.from_json, err), 2)
         write_outputs(args, env, rows, command)
         return 0
     if args.export:
@@ -587,14 +593,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         manifest = manifest_mod.load(args.objects)
     except manifest_mod.ManifestError as err:
-        print('error: %s' % err, file=sys.stderr)
-        return 2
+        raise ToolError(str(err), 2)
     unknown = [k for k in args.kernel
                if k not in [m['name'] for m in manifest['kernels']]]
     if unknown:
-        print('error: no kernel %s in the manifest' % ', '.join(unknown),
-              file=sys.stderr)
-        return 2
+        raise ToolError('no kernel %s in the manifest' % ', '.join(unknown),
+                        2)
     if args.dry_run:
         problems = dry_run(manifest, args.kernel, args.sizes, sys.stdout)
         print('%d kernel(s), %d problem(s)' % (
@@ -607,9 +611,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         a for a in (argv if argv is not None else sys.argv[1:]))
     if args.json:
         import json
-        with open(args.json, 'w') as out:
-            json.dump({'env': env, 'rows': rows, 'command': command}, out,
-                      indent=1)
+        files.write_text(args.json, json.dumps(
+            {'env': env, 'rows': rows, 'command': command}, indent=1))
     write_outputs(args, env, rows, command)
     return 0
 

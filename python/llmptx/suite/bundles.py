@@ -23,6 +23,8 @@ import sys
 import tempfile
 from typing import List, Optional, Tuple
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main
 from llmptx.suite import export
 from llmptx.tools import ToolNotFound, build_bin, find_tool
 
@@ -66,14 +68,18 @@ def make_bundle(opt: str, mlir_path: str, answers: str, outdir: str) -> str:
                          'docs/suite/kernels/%s.mlir with the curated answer'
                          % name)
     target = os.path.join(outdir, '%s.bundle.json' % name)
-    with open(target, 'w') as out:
-        json.dump(bundle, out, indent=1, sort_keys=True)
-        out.write('\n')
+    files.write_text(target, json.dumps(bundle, indent=1, sort_keys=True) +
+                     '\n')
     return target
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main('llmptx-suite-bundles', lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog='llmptx-suite-bundles',
+                                     description=__doc__.splitlines()[0])
     parser.add_argument('--build',
                         help='build directory with bin/llmptx-opt (default: '
                         'llmptx-opt on PATH, else build/bin of the checkout)')
@@ -86,15 +92,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         opt = find_tool('llmptx-opt', build_bin(args.build), args.opt)
     except ToolNotFound as error:
-        print('error: %s' % error, file=sys.stderr)
-        return 2
+        raise ToolError(str(error), 2)
     os.makedirs(args.out, exist_ok=True)
     for path in sorted(glob.glob(os.path.join(args.kernels, '*.mlir'))):
         try:
             target = make_bundle(opt, path, args.answers, args.out)
         except (export.ExportError, OSError, json.JSONDecodeError) as err:
-            print('error: %s' % err, file=sys.stderr)
-            return 1
+            raise ToolError(str(err))
         print(os.path.basename(target))
     return 0
 

@@ -23,7 +23,6 @@ candidate passed every shape that ran, 1 otherwise, 2 on a bad bundle.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import random
@@ -32,6 +31,8 @@ import sys
 import zlib
 from typing import Any, Dict, List, Optional, Tuple, Union
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main
 from llmptx.suite import ptx_interp
 from llmptx.suite.expr import evaluate
 
@@ -349,15 +350,14 @@ def check(shape_run: ShapeRun, ref_images: List[bytes],
 
 
 def load_bundle(path: str) -> Bundle:
-    with open(path) as handle:
-        bundle = json.load(handle)
-    if bundle.get('format') != 'llmptx-verification-bundle':
-        raise ValueError('%s: not a verification bundle' % path)
+    bundle = files.read_json(path)
+    if not isinstance(bundle, dict) or \
+            bundle.get('format') != 'llmptx-verification-bundle':
+        raise ValueError('not a verification bundle')
     base = os.path.dirname(path)
     for obj in [bundle['reference']] + bundle.get('candidates', []):
         if obj['ptx'].startswith('@file:'):
-            with open(os.path.join(base, obj['ptx'][6:])) as handle:
-                obj['ptx'] = handle.read()
+            obj['ptx'] = files.read_text(os.path.join(base, obj['ptx'][6:]))
     return bundle
 
 
@@ -373,7 +373,12 @@ def parse_shape(text: str, sizes: List[str]) -> Dict[str, int]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main('llmptx-suite-emulate', lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog='llmptx-suite-emulate',
+                                     description=__doc__.splitlines()[0])
     parser.add_argument('bundles', nargs='+')
     parser.add_argument('--max-threads', type=int, default=20000,
                         help='skip shapes whose launch has more threads')
@@ -399,8 +404,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             shapes = [] if args.no_bundle_shapes else list(bundle['shapes'])
             shapes += [parse_shape(s, bundle['sizes']) for s in args.shape]
         except (OSError, ValueError, KeyError) as err:
-            print('error: %s: %s' % (path, err), file=sys.stderr)
-            return 2
+            raise ToolError('%s: %s' % (path, err), 2)
         for item in args.align:
             name, _, value = item.partition('=')
             for spec in bundle['buffers']:

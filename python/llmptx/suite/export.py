@@ -37,6 +37,8 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
+from llmptx import files
+from llmptx.cli import ToolError, run_main
 from llmptx import gpu_binary
 from llmptx.mlir_text import UnbalancedText, closing_bracket
 from llmptx.tools import ToolNotFound, build_bin, find_tool
@@ -293,8 +295,7 @@ def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
     for slot, obj in (('nvptx', reference), ('selected', selected)):
         ptx = obj[3].decode('utf-8')
         fname = '%s.%s.ptx' % (entry, slot)
-        with open(os.path.join(outdir, fname), 'w') as out:
-            out.write(ptx)
+        files.write_text(os.path.join(outdir, fname), ptx)
         record['objects'][slot] = {'file': fname,
                                    'params': ptx_params(ptx, entry)}
     record['selected'] = {
@@ -314,7 +315,12 @@ def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return run_main('llmptx-suite-export', lambda: _main(argv))
+
+
+def _main(argv: Optional[List[str]]) -> int:
+    parser = argparse.ArgumentParser(prog='llmptx-suite-export',
+                                     description=__doc__.splitlines()[0])
     parser.add_argument('--build',
                         help='build directory with bin/llmptx-opt (default: '
                         'llmptx-opt on PATH, else build/bin of the checkout)')
@@ -335,8 +341,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         opt = find_tool('llmptx-opt', build_bin(args.build), args.opt)
     except ToolNotFound as error:
-        print('error: %s' % error, file=sys.stderr)
-        return 2
+        raise ToolError(str(error), 2)
     os.makedirs(args.out, exist_ok=True)
     paths = sorted(os.path.join(args.kernels, f)
                    for f in os.listdir(args.kernels) if f.endswith('.mlir'))
@@ -350,8 +355,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                          args.select, args.verify,
                                          args.runner))
         except (ExportError, OSError, json.JSONDecodeError) as err:
-            print('error: %s' % err, file=sys.stderr)
-            return 1
+            raise ToolError(str(err))
         rec = kernels[-1]
         print('%s: selected %s (%s, verification %s)' %
               (rec['entry'], rec['selected']['source'],
@@ -362,9 +366,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                             'verify=%s' % (LOWER_OPTIONS, args.select,
                                            args.verify),
                 'kernels': kernels}
-    with open(os.path.join(args.out, 'manifest.json'), 'w') as out:
-        json.dump(manifest, out, indent=1, sort_keys=True)
-        out.write('\n')
+    files.write_text(os.path.join(args.out, 'manifest.json'),
+                     json.dumps(manifest, indent=1, sort_keys=True) + '\n')
     return 0
 
 

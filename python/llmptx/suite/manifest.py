@@ -12,13 +12,14 @@ The benchmark driver launches from plans; `--dry-run` prints them.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 import struct
 from typing import Any, Dict, List
 
+from llmptx import files
+from llmptx.cli import ToolError
 from llmptx.suite.expr import evaluate
 
 MANIFEST_FORMAT = 'llmptx-suite-manifest'
@@ -36,20 +37,19 @@ class ManifestError(Exception):
 def load(directory: str) -> Dict[str, Any]:
     path = os.path.join(directory, 'manifest.json')
     try:
-        with open(path) as handle:
-            manifest = json.load(handle)
-    except (OSError, json.JSONDecodeError) as err:
-        raise ManifestError('%s: %s' % (path, err))
-    if manifest.get('format') != MANIFEST_FORMAT:
+        manifest = files.read_json(path)
+    except ToolError as err:
+        raise ManifestError(str(err))
+    if not isinstance(manifest, dict) or \
+            manifest.get('format') != MANIFEST_FORMAT:
         raise ManifestError('%s: not a suite manifest' % path)
     for kernel in manifest.get('kernels', []):
         for slot in ('nvptx', 'selected'):
             obj = kernel['objects'][slot]
             ptx_path = os.path.join(directory, obj['file'])
             try:
-                with open(ptx_path) as handle:
-                    obj['ptx'] = handle.read()
-            except OSError as err:
+                obj['ptx'] = files.read_text(ptx_path)
+            except ToolError as err:
                 raise ManifestError('%s: %s' % (kernel['name'], err))
             if not re.search(r'\.entry\s+%s\s*\(' % re.escape(
                     kernel['entry']), obj['ptx']):
