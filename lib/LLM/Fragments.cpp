@@ -20,6 +20,11 @@ using namespace llvm;
 using namespace llmptx::llm;
 using llmptx::ptx::Fragment;
 
+/// Words naming a kind of kernel: a fragment with one applies only to a
+/// kernel of that kind (an attention loop is no use to a GEMM that shares
+/// its `matmul`).
+static bool isKindWord(StringRef word) { return word == "attention"; }
+
 /// Element-type words: they narrow a match but never make one.
 static bool isTypeWord(StringRef word) {
   return word == "f16" || word == "bf16" || word == "f32" || word == "i8" ||
@@ -32,7 +37,7 @@ static bool isTypeWord(StringRef word) {
 static bool isSpecificWord(StringRef word) {
   return StringSwitch<bool>(word)
       .Cases({"exp", "erf", "gelu", "matmul", "mma", "dot", "sum", "max"}, true)
-      .Cases({"histogram", "atomic", "tma"}, true)
+      .Cases({"histogram", "atomic", "tma", "attention"}, true)
       .Default(false);
 }
 
@@ -148,6 +153,10 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
     ops.insert("layernorm");
   if (matmul)
     ops.insert({"matmul", "mma"});
+  // Products of two matrices under an exponential and a maximum: the
+  // scores and softmax of attention.
+  if (matmul && ops.count("exp") && ops.count("max"))
+    ops.insert("attention");
   if (dot)
     ops.insert("dot");
   if (has("memref.atomic_rmw") || has("gpu.atomic") || has("atomic_rmw"))
@@ -173,7 +182,9 @@ std::set<std::string> llmptx::llm::kernelOps(StringRef mlir) {
 std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
                                          StringRef chip,
                                          const std::set<std::string> &kernel,
-                                         size_t budgetBytes) {
+                                         size_t budgetBytes,
+                                         ptx::FragmentLanguage language) {
+  bool cuda = language == ptx::FragmentLanguage::CUDA;
   struct Scored {
     const Fragment *fragment;
     /// Made for this very chip (an sm_90a fragment for an sm_90a kernel),
@@ -183,9 +194,11 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
   };
   std::vector<Scored> applicable;
   for (const Fragment &fragment : fragments) {
-    if (!llmptx::ptx::fragmentRunsOn(fragment, chip))
+    if (fragment.language != language ||
+        !llmptx::ptx::fragmentRunsOn(fragment, chip))
       continue;
     unsigned shared = 0;
+    // typesFit: the fragment's element types and kinds are the kernel's.
     bool typesFit = true, hasSpecific = false, specificShared = false;
     for (const std::string &op : fragment.ops) {
       if (isTypeWord(op)) {
@@ -193,6 +206,7 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
         continue;
       }
       shared += kernel.count(op);
+      typesFit &= !isKindWord(op) || kernel.count(op) > 0;
       if (isSpecificWord(op)) {
         hasSpecific = true;
         specificShared |= kernel.count(op) > 0;
@@ -221,14 +235,22 @@ std::string llmptx::llm::renderFragments(const std::vector<Fragment> &fragments,
        << "defines: " << fragment.defines << "\n"
        << "adapt: " << fragment.adapt << "\n"
        << "proven in: " << fragment.proof << "\n"
-       << "```ptx\n"
-       << fragment.text << "```\n\n";
+       << (cuda ? "```cuda\n" : "```ptx\n") << fragment.text << "```\n\n";
     if (text.size() + one.size() > budgetBytes)
       continue;
     text += one;
   }
   if (text.empty())
     return text;
+  if (cuda)
+    return "These lines are cut from whole CUDA kernels that ran, verified "
+           "against the reference, on a Hopper GPU (the kernels named); "
+           "pieces of one kernel fit together as they are named in their "
+           "needs. Adapt them (tile sizes, types, the wgmma N, the launch "
+           "block's tensor maps and shared memory) rather than paste them, "
+           "use one only where its needs hold for this kernel, and keep "
+           "every rule above.\n\n" +
+           StringRef(text).rtrim().str();
   return "These lines ran, verified against the reference, on an H200 inside "
          "the kernels named. Adapt them (rename registers and labels, change "
          "types, operators and tile sizes) rather than paste them, use one "

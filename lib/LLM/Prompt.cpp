@@ -130,8 +130,14 @@ std::string answerForm(SourceLanguage language) {
                "```ptx block";
 }
 
-/// The spec's fragments section, which also marks the template version.
+/// The spec's fragments section, which also marks the template version: a
+/// CUDA prompt's CUDA fragments when it has any, else the PTX fragments.
 void addFragments(Prompt &prompt, raw_ostream &os, const KernelSpec &spec) {
+  if (prompt.language == SourceLanguage::CUDA && !spec.cudaFragments.empty()) {
+    section(os, "Proven CUDA fragments", spec.cudaFragments);
+    prompt.templateVersion += "+" + CudaFragmentsTemplateVersion.str();
+    return;
+  }
   if (spec.fragments.empty())
     return;
   section(os, "Proven PTX fragments", spec.fragments);

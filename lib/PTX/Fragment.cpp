@@ -114,6 +114,14 @@ Expected<Fragment> llmptx::ptx::parseFragment(StringRef text, StringRef path) {
               .str());
     if (slot) {
       *slot = value.str();
+    } else if (key == "language") {
+      if (value != "ptx" && value != "cuda")
+        return createStringError(
+            formatv("{0}: language: expected ptx or cuda, got '{1}'", where,
+                    value)
+                .str());
+      fragment.language =
+          value == "cuda" ? FragmentLanguage::CUDA : FragmentLanguage::PTX;
     } else if (key == "requires") {
       Expected<std::vector<FragmentRequirement>> requirements =
           parseRequirements(value, where);
@@ -136,10 +144,15 @@ Expected<Fragment> llmptx::ptx::parseFragment(StringRef text, StringRef path) {
     }
   }
   fragment.text = StringRef(body).rtrim().str() + "\n";
+  bool cudaFile = sys::path::extension(path) == ".cu";
+  if (cudaFile != (fragment.language == FragmentLanguage::CUDA))
+    return createStringError(
+        path + (cudaFile ? ": a .cu fragment needs 'language: cuda'"
+                         : ": a CUDA fragment (language: cuda) is a .cu file"));
   if (fragment.name.empty() || fragment.chips.empty() || fragment.ops.empty() ||
       StringRef(fragment.text).trim().empty())
-    return createStringError(path + ": a fragment needs name, chips, ops and "
-                                    "PTX lines");
+    return createStringError(path + ": a fragment needs name, chips, ops and " +
+                             (cudaFile ? "CUDA lines" : "PTX lines"));
   return fragment;
 }
 
@@ -149,7 +162,8 @@ llmptx::ptx::loadFragments(StringRef directory) {
   std::error_code ec;
   for (sys::fs::directory_iterator it(directory, ec), end; it != end && !ec;
        it.increment(ec))
-    if (sys::path::extension(it->path()) == ".ptx")
+    if (sys::path::extension(it->path()) == ".ptx" ||
+        sys::path::extension(it->path()) == ".cu")
       paths.push_back(it->path());
   if (ec)
     return createStringError(directory + ": " + ec.message());
@@ -194,8 +208,11 @@ llmptx::ptx::findFragmentUses(const Module &module,
                               const std::vector<Fragment> &fragments) {
   std::vector<FragmentUse> uses;
   std::vector<std::vector<std::string>> sequences;
+  // A CUDA fragment has no opcodes: its sequence stays empty, never found.
   for (const Fragment &fragment : fragments)
-    sequences.push_back(fragmentOpcodes(fragment));
+    sequences.push_back(fragment.language == FragmentLanguage::PTX
+                            ? fragmentOpcodes(fragment)
+                            : std::vector<std::string>());
   for (const Function &function : module.functions) {
     const std::vector<Instruction> &code = function.instructions;
     size_t before = uses.size();
@@ -220,6 +237,38 @@ llmptx::ptx::findFragmentUses(const Module &module,
                        return a.first < b.first;
                      });
   }
+  return uses;
+}
+
+std::vector<CudaFragmentUse>
+llmptx::ptx::findCudaFragmentUses(StringRef source,
+                                  const std::vector<Fragment> &fragments) {
+  SmallVector<StringRef, 0> code;
+  source.split(code, '\n');
+  for (StringRef &line : code)
+    line = line.trim();
+  std::vector<CudaFragmentUse> uses;
+  for (const Fragment &fragment : fragments) {
+    if (fragment.language != FragmentLanguage::CUDA)
+      continue;
+    SmallVector<StringRef, 0> lines;
+    StringRef(fragment.text).rtrim().split(lines, '\n');
+    for (StringRef &line : lines)
+      line = line.trim();
+    if (lines.empty() || lines.size() > code.size())
+      continue;
+    for (size_t start = 0; start + lines.size() <= code.size(); ++start) {
+      if (!std::equal(lines.begin(), lines.end(), code.begin() + start))
+        continue;
+      uses.push_back(
+          {&fragment, unsigned(start + 1), unsigned(start + lines.size())});
+      start += lines.size() - 1;
+    }
+  }
+  llvm::stable_sort(uses,
+                    [](const CudaFragmentUse &a, const CudaFragmentUse &b) {
+                      return a.firstLine < b.firstLine;
+                    });
   return uses;
 }
 
@@ -255,6 +304,30 @@ llmptx::ptx::unmetRequirement(const FragmentRequirement &requirement,
   return std::nullopt;
 }
 
+/// "align 16, block 256", as the header wrote them.
+static std::string requirementList(const Fragment &fragment) {
+  std::vector<std::string> requirements;
+  for (const FragmentRequirement &requirement : fragment.requirements)
+    requirements.push_back(requirement.text);
+  return join(requirements, ", ");
+}
+
+/// An error at `at` for each requirement of `fragment` that `facts` do not
+/// meet.
+static void addUnmetRequirements(const Fragment &fragment,
+                                 const KernelLaunchFacts &facts,
+                                 SourceLocation at,
+                                 std::vector<Diagnostic> &diagnostics) {
+  for (const FragmentRequirement &requirement : fragment.requirements)
+    if (std::optional<std::string> why = unmetRequirement(requirement, facts))
+      diagnostics.push_back(makeDiagnostic(
+          Severity::Error, at, "fragment-requirement",
+          formatv("fragment '{0}' requires '{1}': {2}", fragment.name,
+                  requirement.text, *why)
+              .str(),
+          "keep the fragment only where its needs hold: " + fragment.needs));
+}
+
 std::vector<Diagnostic>
 llmptx::ptx::checkFragmentUses(const Module &module,
                                const std::vector<Fragment> &fragments,
@@ -270,11 +343,8 @@ llmptx::ptx::checkFragmentUses(const Module &module,
                 at.line, code[use.last].loc.line, use.function->name,
                 fragment.name, StringRef(fragment.proof).split(' ').first)
             .str();
-    std::vector<std::string> requirements;
-    for (const FragmentRequirement &requirement : fragment.requirements)
-      requirements.push_back(requirement.text);
-    if (!facts && !requirements.empty())
-      message += "; requires " + join(requirements, ", ") +
+    if (!facts && !fragment.requirements.empty())
+      message += "; requires " + requirementList(fragment) +
                  " (not checked: no kernel facts given)";
     diagnostics.push_back(
         makeDiagnostic(Severity::Note, at, "fragment-use", message));
@@ -294,17 +364,37 @@ llmptx::ptx::checkFragmentUses(const Module &module,
                   fragment.name, fragment.ptxIsa, module.versionMajor,
                   module.versionMinor)
               .str()));
-    if (!facts)
-      continue;
-    for (const FragmentRequirement &requirement : fragment.requirements)
-      if (std::optional<std::string> why =
-              unmetRequirement(requirement, *facts))
-        diagnostics.push_back(makeDiagnostic(
-            Severity::Error, at, "fragment-requirement",
-            formatv("fragment '{0}' requires '{1}': {2}", fragment.name,
-                    requirement.text, *why)
-                .str(),
-            "keep the fragment only where its needs hold: " + fragment.needs));
+    if (facts)
+      addUnmetRequirements(fragment, *facts, at, diagnostics);
+  }
+  return diagnostics;
+}
+
+std::vector<Diagnostic> llmptx::ptx::checkCudaFragmentUses(
+    StringRef source, const std::vector<Fragment> &fragments, StringRef chip,
+    const KernelLaunchFacts *facts) {
+  std::vector<Diagnostic> diagnostics;
+  for (const CudaFragmentUse &use : findCudaFragmentUses(source, fragments)) {
+    const Fragment &fragment = *use.fragment;
+    SourceLocation at{use.firstLine, 1};
+    std::string message =
+        formatv("lines {0}-{1} are fragment '{2}' (proven in {3})",
+                use.firstLine, use.lastLine, fragment.name,
+                StringRef(fragment.proof).split(' ').first)
+            .str();
+    if (!facts && !fragment.requirements.empty())
+      message += "; requires " + requirementList(fragment) +
+                 " (not checked: no kernel facts given)";
+    diagnostics.push_back(
+        makeDiagnostic(Severity::Note, at, "fragment-use", message));
+    if (!chip.empty() && !fragmentRunsOn(fragment, chip))
+      diagnostics.push_back(makeDiagnostic(
+          Severity::Error, at, "fragment-chip",
+          formatv("fragment '{0}' is proven for {1}, the kernel targets {2}",
+                  fragment.name, join(fragment.chips, ", "), chip)
+              .str()));
+    if (facts)
+      addUnmetRequirements(fragment, *facts, at, diagnostics);
   }
   return diagnostics;
 }

@@ -189,9 +189,13 @@ llvm::Error KernelStages::prepareChecks() {
       if (!own)
         llvm::consumeError(own.takeError());
       spec.referenceResources = resourcesText(reference.resources, kernel.name);
-      spec.fragments = llm::renderFragments(fragments, settings.chip,
-                                            llm::kernelOps(kernel.source),
+      std::set<std::string> ops = llm::kernelOps(kernel.source);
+      spec.fragments = llm::renderFragments(fragments, settings.chip, ops,
                                             llm::kFragmentBudgetBytes);
+      if (search.language != Language::PTX)
+        spec.cudaFragments = llm::renderFragments(
+            fragments, settings.chip, ops, llm::kCudaFragmentBudgetBytes,
+            ptx::FragmentLanguage::CUDA);
     }
     item.samples.resize(settings.samples);
   }

@@ -1,10 +1,10 @@
-"""The library of proven PTX fragments (fragments/, format in
+"""The library of proven PTX and CUDA fragments (fragments/, format in
 fragments/FORMAT.md).
 
     llmptx-fragments check [FILE...]   every field, the text in its proof,
                                        the proof assembling for each chip
     llmptx-fragments list              one line per fragment
-    llmptx-fragments select --chip sm_90 WORD...
+    llmptx-fragments select --chip sm_90 [--language cuda] WORD...
                                        the fragments whose ops name any WORD
     llmptx-fragments bundle KERNEL [--chip sm_90]
                                        the verification bundle of a proof
@@ -14,10 +14,12 @@ fragments/FORMAT.md).
 checkout's (tools.source_root): the one this package is installed from, or
 the one the command runs in.
 
-A fragment is only ever text that ran: its PTX lines are a contiguous run of
-an answer that was verified on an H200 (a suite kernel's, docs/suite, or a
-proof kernel's of its own, fragments/proofs), and `check` refuses one that
-is not.
+A fragment is only ever text that ran: its PTX lines (`NAME.ptx`) or CUDA
+C++ lines (`NAME.cu`, `language: cuda`) are a contiguous run of an answer
+that was verified on a GPU (a suite kernel's, docs/suite, or a proof
+kernel's of its own, fragments/proofs), in the answer's ```ptx or ```cuda
+block, and `check` refuses one that is not. A CUDA proof is compiled with
+NVRTC (`llmptx-ptx cuda`) before its PTX is assembled.
 
 Every file is read through llmptx.files (a FIFO, a folder, /dev/zero or
 text that is not UTF-8 is an error naming it); `bundle` takes a plain
@@ -28,12 +30,13 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import os
 import re
 import subprocess
 import sys
 import tempfile
-from typing import List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 from llmptx import files
 from llmptx.cli import ToolError, run_main, signal_name
@@ -48,13 +51,17 @@ ANSWERS = os.path.join(ROOT, 'docs', 'suite', 'answers')
 
 FIELDS = ('name', 'does', 'chips', 'ptx', 'needs', 'requires', 'ops', 'reads',
           'writes', 'defines', 'adapt', 'proof')
+# Optional: `language: cuda` marks a CUDA fragment (a .cu file); PTX is the
+# default.
+OPTIONAL_FIELDS = ('language',)
+LANGUAGES = {'.ptx': 'ptx', '.cu': 'cuda'}
 REQUIREMENT = re.compile(r'^(align [1-9][0-9]*|block [1-9][0-9]*|warps)$')
 BUNDLES = os.path.join(ROOT, 'docs', 'suite', 'bundles')
 PROOFS = os.path.join(FRAGMENTS, 'proofs')
 OPS = {'elementwise', 'reduction', 'sum', 'max', 'softmax', 'layernorm', 'exp',
        'erf', 'gelu', 'matmul', 'mma', 'f16', 'bf16', 'f32', 'i8', 'i32',
        'histogram', 'atomic', 'copy', 'vector', 'shared', 'async', 'tma',
-       'loop', 'warp', 'dot'}
+       'loop', 'warp', 'dot', 'attention'}
 CHIPS = re.compile(r'^sm_[0-9]{2}a?$')
 
 
@@ -69,11 +76,11 @@ class Fragment:
             if line.startswith('//!'):
                 if self.lines:
                     self.problems.append('line %d: a header line among the '
-                                         'PTX lines' % number)
+                                         'fragment\'s lines' % number)
                     continue
                 key, colon, value = line[3:].partition(':')
                 key = key.strip()
-                if not colon or key not in FIELDS:
+                if not colon or key not in FIELDS + OPTIONAL_FIELDS:
                     self.problems.append('line %d: unknown header %r' %
                                          (number, key))
                 elif key in self.fields:
@@ -97,6 +104,11 @@ class Fragment:
         return [c.strip() for c in self.fields.get('chips', '').split(',')
                 if c.strip()]
 
+    @property
+    def language(self) -> str:
+        """'ptx' or 'cuda', as the header says (PTX when it says nothing)."""
+        return self.fields.get('language', 'ptx')
+
     def proof_kernel(self) -> str:
         return self.fields.get('proof', '').split()[0] \
             if self.fields.get('proof') else ''
@@ -106,14 +118,24 @@ def answer_ptx(kernel: str) -> Optional[str]:
     """The PTX module of a suite answer: its ```ptx block, else (an answer
     that is the bare module) from `.version` to a closing fence; None when
     there is neither."""
+    return answer_source(kernel, 'ptx')
+
+
+def answer_source(kernel: str, language: str) -> Optional[str]:
+    """The answer's module in `language`: its ```ptx block (else, an answer
+    that is the bare module, from `.version` to a closing fence) or its
+    ```cuda block; None when there is none."""
     path = os.path.join(ANSWERS, kernel + '.txt')
     if not os.path.isfile(path):
         path = os.path.join(PROOFS, kernel + '.txt')
     if not os.path.isfile(path):
         return None
     text = files.read_text(path)
-    match = re.search(r'```ptx\n(.*?)```', text, re.S) or \
-        re.search(r'^(\.version\b.*?)(?:^```|\Z)', text, re.S | re.M)
+    if language == 'cuda':
+        match = re.search(r'```cuda\n(.*?)^```', text, re.S | re.M)
+    else:
+        match = re.search(r'```ptx\n(.*?)```', text, re.S) or \
+            re.search(r'^(\.version\b.*?)(?:^```|\Z)', text, re.S | re.M)
     return match.group(1) if match else None
 
 
@@ -153,24 +175,92 @@ def assemble(ptx: str, chip: str, tool: str) -> str:
     return (errors or result.stdout.splitlines() or ['failed'])[0]
 
 
+# (sha256 of the CUDA source, chip) -> (PTX or None, the first error): one
+# NVRTC compile per proof and chip however many fragments it proves.
+_CUDA_PTX: Dict[Tuple[str, str], Tuple[Optional[str], str]] = {}
+
+
+def compile_cuda(source: str, chip: str, tool: str) -> Tuple[Optional[str],
+                                                             str]:
+    """The PTX NVRTC makes of `source` for `chip` through `llmptx-ptx cuda`
+    (as the pipeline compiles a CUDA candidate), or None and the first
+    error."""
+    key = (hashlib.sha256(source.encode()).hexdigest(), chip)
+    if key in _CUDA_PTX:
+        return _CUDA_PTX[key]
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, 'proof.cu')
+        out = os.path.join(work, 'proof.ptx')
+        files.write_text(path, source)
+        result = subprocess.run([tool, 'cuda', '--chip', chip, path, '-o',
+                                 out], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        if result.returncode < 0:
+            compiled = (None, 'llmptx-ptx cuda crashed (%s)' %
+                        signal_name(-result.returncode))
+        elif result.returncode != 0 or not os.path.isfile(out):
+            errors = [line for line in result.stdout.splitlines()
+                      if 'error' in line]
+            compiled = (None, (errors or result.stdout.splitlines() or
+                               ['failed'])[0])
+        else:
+            compiled = (files.read_text(out), '')
+    _CUDA_PTX[key] = compiled
+    return compiled
+
+
+def assemble_proof(fragment: Fragment, proof: str, chip: str,
+                   tool: str) -> str:
+    """'' when the proof assembles for `chip` (a CUDA proof compiled by NVRTC
+    first), else the first error."""
+    if fragment.language != 'cuda':
+        return assemble(proof, chip, tool)
+    ptx, error = compile_cuda(proof, chip, tool)
+    if ptx is None:
+        return 'llmptx-ptx cuda: ' + error
+    key = ('ptxas', hashlib.sha256(ptx.encode()).hexdigest(), chip)
+    if key not in _CUDA_PTX:
+        _CUDA_PTX[key] = (None, assemble(ptx, chip, tool))
+    return _CUDA_PTX[key][1]
+
+
+def proof_bundle(kernel: str) -> str:
+    """The proof's verification bundle: the suite's, else fragments/proofs'
+    (which may not exist yet)."""
+    bundle = os.path.join(BUNDLES, kernel + '.bundle.json')
+    if not os.path.isfile(bundle):
+        bundle = os.path.join(PROOFS, kernel + '.bundle.json')
+    return bundle
+
+
 def used_in_proof(fragment: Fragment, proof: str, kernel: str,
                   tool: str) -> List[str]:
     """`llmptx-ptx fragments` on the proof's module with the proof's
     bundle: the fragment must be found there (the use check recognises it)
     and its requirements must hold for the proof's stated facts. The
     problems, empty when both hold."""
-    bundle = os.path.join(BUNDLES, kernel + '.bundle.json')
-    if not os.path.isfile(bundle):
-        bundle = os.path.join(PROOFS, kernel + '.bundle.json')
-    with tempfile.NamedTemporaryFile('w', suffix='.ptx', delete=False) as f:
+    bundle = proof_bundle(kernel)
+    cuda = fragment.language == 'cuda'
+    command = [tool, 'fragments', '--fragments',
+               os.path.dirname(os.path.abspath(fragment.path))]
+    if cuda:
+        # The chip a CUDA source is compiled for is the caller's to say; a
+        # proof kernel's bundle and runner results come after its answer,
+        # so without one the requirements are listed as not checked.
+        command += ['--chip', fragment.chips()[0] if fragment.chips()
+                    else 'sm_90']
+        if os.path.isfile(bundle):
+            command += ['--bundle', bundle]
+    else:
+        command += ['--bundle', bundle]
+    with tempfile.NamedTemporaryFile('w', suffix='.cu' if cuda else '.ptx',
+                                     delete=False) as f:
         f.write(proof)
         path = f.name
     try:
         result = subprocess.run(
-            [tool, 'fragments', '--fragments',
-             os.path.dirname(os.path.abspath(fragment.path)), '--bundle',
-             bundle, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True)
+            command + [path], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
     finally:
         os.unlink(path)
     if result.returncode < 0:
@@ -193,7 +283,14 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
     for key in FIELDS:
         if not fragment.fields.get(key):
             problems.append('missing %s' % key)
-    stem = os.path.splitext(os.path.basename(fragment.path))[0]
+    stem, extension = os.path.splitext(os.path.basename(fragment.path))
+    language = fragment.fields.get('language', 'ptx')
+    if language not in LANGUAGES.values():
+        problems.append('language %r is not ptx or cuda' % language)
+    elif LANGUAGES.get(extension, 'ptx') != language:
+        problems.append('a %s fragment is a %s file, not %s' % (
+            language, {v: k for k, v in LANGUAGES.items()}[language],
+            extension or 'a file without an extension'))
     if fragment.name and fragment.name != stem:
         problems.append('name %s differs from the file name %s' %
                         (fragment.name, stem))
@@ -213,22 +310,23 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
                 problems.append('requirement %r is not align N, block N or '
                                 'warps' % item.strip())
     if not fragment.lines:
-        problems.append('no PTX lines')
+        problems.append('no %s lines' % language.upper())
     kernel = fragment.proof_kernel()
     if kernel and files.file_name_component(kernel) != kernel:
         problems.append('proof %r is not a kernel name' % kernel)
         kernel = ''
-    proof = answer_ptx(kernel) if kernel else None
+    block = 'cuda' if language == 'cuda' else 'ptx'
+    proof = answer_source(kernel, block) if kernel else None
     if kernel and proof is None:
-        problems.append('proof %s: no answer with a ptx block in %s' %
-                        (kernel, ANSWERS))
+        problems.append('proof %s: no answer with a %s block in %s or %s' %
+                        (kernel, block, ANSWERS, PROOFS))
     if proof is not None and fragment.lines:
         if not contains_run(proof.splitlines(), fragment.lines):
-            problems.append('the PTX lines are not a contiguous run of the '
-                            '%s answer' % kernel)
+            problems.append('the %s lines are not a contiguous run of the '
+                            '%s answer' % (block.upper(), kernel))
         if tool:
             for chip in filter(CHIPS.match, fragment.chips()):
-                error = assemble(proof, chip, tool)
+                error = assemble_proof(fragment, proof, chip, tool)
                 if error:
                     problems.append('proof %s does not assemble for %s: %s' %
                                     (kernel, chip, error))
@@ -268,7 +366,8 @@ def make_bundle(kernel: str, chip: str, opt: str, outdir: str = PROOFS) -> str:
 
 def load(paths: List[str]) -> List[Fragment]:
     if not paths:
-        paths = sorted(glob.glob(os.path.join(FRAGMENTS, '*.ptx')))
+        paths = sorted(glob.glob(os.path.join(FRAGMENTS, '*.ptx')) +
+                       glob.glob(os.path.join(FRAGMENTS, '*.cu')))
     return [Fragment(path) for path in paths]
 
 
@@ -296,6 +395,10 @@ def _main(argv: Optional[List[str]]) -> int:
                           help='where to write it (default: fragments/proofs)')
     selecting = commands.add_parser('select')
     selecting.add_argument('--chip', default='sm_90')
+    selecting.add_argument('--language', choices=('ptx', 'cuda'),
+                           default='ptx',
+                           help='the prompt\'s language: PTX prompts list '
+                                'PTX fragments, CUDA prompts CUDA ones')
     selecting.add_argument('words', nargs='+')
     args = parser.parse_args(argv)
     if source_root() is None:
@@ -337,7 +440,8 @@ def _main(argv: Optional[List[str]]) -> int:
         return 0
     words = set(args.words)
     for fragment in fragments:
-        if args.chip in fragment.chips() and fragment.ops() & words:
+        if fragment.language == args.language and \
+                args.chip in fragment.chips() and fragment.ops() & words:
             print(fragment.name)
     return 0
 

@@ -8,8 +8,8 @@
 //   llmptx-ptx abi   [--json] CONTRACT.json FILE
 //   llmptx-ptx abi   --signature CONTRACT.json
 //   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
-//   llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--json]
-//                    FILE
+//   llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json]
+//                    [--chip sm_XX] [--json] FILE (PTX, or CUDA: FILE.cu)
 // Exit status: 0 clean, 1 errors found (or nothing could be fixed), 2 bad
 // usage or unreadable input.
 //
@@ -31,6 +31,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -48,7 +49,8 @@ constexpr const char *Usage = R"(usage:
   llmptx-ptx abi   [--json] CONTRACT.json FILE
   llmptx-ptx abi   --signature CONTRACT.json
   llmptx-ptx fix   [--chip sm_XX] [-o OUT | -i] [--json] FILE
-  llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--json] FILE
+  llmptx-ptx fragments [--fragments DIR] [--bundle BUNDLE.json] [--chip sm_XX]
+                   [--json] FILE
   llmptx-ptx cuda  [--chip sm_XX] [--cuda-path DIR] [-o OUT] FILE
 
 lint   parse and lint PTX; prints FILE:LINE:COL: error|warning|note: message
@@ -58,7 +60,9 @@ fix    apply unambiguous mechanical fixes; writes the PTX to -o (default stdout)
        lists the fixes on stderr; -i rewrites FILE in place
 fragments  find the proven fragments (fragments/, or DIR) FILE runs and check
        their chip, PTX ISA and, with the kernel's verification bundle, the
-       facts they require (alignment, block size, whole warps)
+       facts they require (alignment, block size, whole warps); a FILE.cu is
+       CUDA C++: its CUDA fragments are their lines verbatim, the chip is
+       --chip's
 cuda   compile a CUDA C++ candidate with NVRTC, as the pipeline does
        (allowed includes, -arch=compute_XX, limits), then lint the PTX;
        writes the PTX to -o (default stdout), diagnostics to stderr
@@ -382,8 +386,9 @@ int runFix(const Options &opts) {
 }
 
 /// The facts of a verification bundle that fragment requirements speak of:
-/// its launch's threads per block (when the block is numbers) and the
-/// smallest alignment the runner gives its buffers.
+/// the threads per block (when the block is numbers) of the launch its
+/// first candidate runs with (the candidate's own launch block, else the
+/// bundle's) and the smallest alignment the runner gives its buffers.
 llvm::Expected<KernelLaunchFacts> bundleFacts(const std::string &path) {
   std::string text;
   if (!readFile(path, text))
@@ -395,7 +400,11 @@ llvm::Expected<KernelLaunchFacts> bundleFacts(const std::string &path) {
   KernelLaunchFacts facts;
   uint64_t threads = 1;
   bool numbers = true;
-  for (const std::string &extent : bundle->launch.block) {
+  const llmptx::runtime::LaunchSpec &launch =
+      !bundle->candidates.empty() && bundle->candidates.front().launch
+          ? *bundle->candidates.front().launch
+          : bundle->launch;
+  for (const std::string &extent : launch.block) {
     uint64_t value = 0;
     numbers &= !StringRef(extent).getAsInteger(10, value) && value > 0;
     threads *= value;
@@ -412,7 +421,7 @@ llvm::Expected<KernelLaunchFacts> bundleFacts(const std::string &path) {
 
 int runFragments(const Options &opts) {
   if (opts.files.size() != 1)
-    return usageError("fragments takes exactly one PTX file");
+    return usageError("fragments takes exactly one PTX or CUDA file");
   std::string directory = opts.fragmentsDir.empty()
                               ? defaultFragmentsDirectory()
                               : opts.fragmentsDir;
@@ -436,10 +445,17 @@ int runFragments(const Options &opts) {
   std::string text;
   if (!readFile(file, text))
     return 2;
-  ParseResult parsed = parsePtx(text);
-  std::vector<Diagnostic> diags = parsed.diagnostics;
-  std::vector<Diagnostic> uses =
-      checkFragmentUses(parsed.module, *fragments, facts ? &*facts : nullptr);
+  std::vector<Diagnostic> diags, uses;
+  if (llvm::sys::path::extension(file) == ".cu") {
+    // CUDA C++: no PTX to parse, and the chip is the caller's to say.
+    uses = checkCudaFragmentUses(text, *fragments, opts.chip,
+                                 facts ? &*facts : nullptr);
+  } else {
+    ParseResult parsed = parsePtx(text);
+    diags = parsed.diagnostics;
+    uses =
+        checkFragmentUses(parsed.module, *fragments, facts ? &*facts : nullptr);
+  }
   diags.insert(diags.end(), uses.begin(), uses.end());
   if (opts.json)
     printJson(llvm::json::Object{

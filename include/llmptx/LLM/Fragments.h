@@ -23,20 +23,27 @@ namespace llmptx::llm {
 /// text names: "math.exp" gives exp, "arith.maximumf" max, an f16 memref
 /// f16, a reduction loop or shuffle reduction, a loop multiplying loads of
 /// two matrices along its induction variable matmul (of a matrix and a
-/// vector, dot), ...
+/// vector, dot), a matmul with exp and max (softmax of products) attention,
+/// ...
 std::set<std::string> kernelOps(llvm::StringRef mlirText);
 
-/// The fragments for a kernel on `chip` whose ops share a word with
-/// `kernelOps` beyond element types (and whose element types, if any, the
-/// kernel has), most shared words first, rendered with their facts until
-/// `budgetBytes`; empty when none applies.
-std::string renderFragments(const std::vector<ptx::Fragment> &fragments,
-                            llvm::StringRef chip,
-                            const std::set<std::string> &kernelOps,
-                            size_t budgetBytes);
+/// The fragments of `language` for a kernel on `chip` whose ops share a
+/// word with `kernelOps` beyond element types (and whose element types, if
+/// any, the kernel has), most shared words first, rendered with their facts
+/// until `budgetBytes`; empty when none applies. PTX prompts list the PTX
+/// fragments, CUDA prompts the CUDA ones (docs/fragments.md).
+std::string
+renderFragments(const std::vector<ptx::Fragment> &fragments,
+                llvm::StringRef chip, const std::set<std::string> &kernelOps,
+                size_t budgetBytes,
+                ptx::FragmentLanguage language = ptx::FragmentLanguage::PTX);
 
-/// The size budget of the fragments section of a prompt.
+/// The size budget of the PTX fragments section of a prompt.
 inline constexpr size_t kFragmentBudgetBytes = 10000;
+/// The size budget of the CUDA fragments section: a Hopper pipeline (TMA,
+/// mbarrier ring, warpgroup MMA, warp specialization) is several pieces of
+/// 2-5 KB each that only work together.
+inline constexpr size_t kCudaFragmentBudgetBytes = 32000;
 
 } // namespace llmptx::llm
 

@@ -56,6 +56,10 @@ struct KernelSpec {
   /// Optimize and improve prompts: the proven fragments that apply
   /// (renderFragments, Fragments.h); empty: none, or turned off.
   std::string fragments;
+  /// The same for CUDA prompts: the CUDA fragments that apply. A CUDA
+  /// prompt lists these when there are any, else `fragments` (PTX, for
+  /// asm volatile) as before.
+  std::string cudaFragments;
 };
 
 struct Prompt {
@@ -84,6 +88,10 @@ inline constexpr llvm::StringLiteral LaunchTemplateVersion = "launch-v1";
 inline constexpr llvm::StringLiteral TensorMapTemplateVersion = "tma-v1";
 /// Appended to the version of a prompt with a fragments section.
 inline constexpr llvm::StringLiteral FragmentsTemplateVersion = "fragments-v1";
+/// Appended instead to the version of a CUDA prompt whose fragments section
+/// lists CUDA fragments.
+inline constexpr llvm::StringLiteral CudaFragmentsTemplateVersion =
+    "cuda-fragments-v1";
 /// Appended to the version of a prompt that asks for CUDA C++ (PTX prompts,
 /// and so their cache keys, are as before).
 inline constexpr llvm::StringLiteral CudaTemplateVersion = "cuda-v1";
