@@ -1,35 +1,41 @@
-"""Benchmark of the kernel suite: NVPTX path, selected path, Triton, PyTorch.
+"""Benchmark of the kernel suite: NVPTX path, select=auto, Triton, PyTorch,
+vendor library.
 
     llmptx-suite-bench [--objects docs/suite/objects]
         [--out docs/benchmarks.md] [--plot docs/benchmarks.png]
         [--json results.json] [--kernel NAME ...] [--sizes all|largest]
         [--runs 30] [--warmup 3] [--dry-run] [--from-json FILE]
-        [--export [--build build] [--select auto --verify exec]]
+        [--export [--build build] [--results DIR]]
 
 On a GPU machine, for every kernel of the manifest and each of its sizes
-(workloads.py), it times four columns with one harness: the NVPTX
-reference PTX and the selected PTX of the kernel's gpu.binary (launched
-through cuda.bindings.driver on torch-allocated buffers and torch's current
-stream, parameters packed by the memref ABI), the Triton equivalent
-(triton_kernels.py) and the PyTorch op. Timing: CUDA events, the L2 cache
-flushed before every run (writing a buffer twice its size), warm-up, the
-columns interleaved run by run, median of --runs with the 10th and 90th
-percentiles. Every PTX path (and Triton) is first checked against the
-PyTorch reference on the same inputs. The device's copy bandwidth is
-measured with a large device-to-device copy; the f32 peak and the dense
-f16 tensor-core peak are computed from the SM count and clock, and a
-kernel's flops are compared with the peak of the units it is meant for
-(workloads.py: the f16 tensor-core peak for hgemm, f32 otherwise). A
-markdown table (µs, GB/s or TFLOP/s, fraction of copy bandwidth or peak,
-speedup of the selected path over the NVPTX path, checks, missed
-targets), the geometric mean of the speedups and a PNG plot
-go to --out and --plot, with the command line that produced them.
+(workloads.py), it times five columns with one harness: the NVPTX
+reference PTX and object 0 of the kernel's gpu.binary as llm-lower built
+it (the "select=auto" column: the manifest's selected object, by default
+the choice of `select=auto verify=exec`; when that is the NVPTX reference
+the column is the reference's, marked so, and is not launched twice), both
+launched through cuda.bindings.driver on torch-allocated buffers and
+torch's current stream with parameters packed by the memref ABI; the
+Triton equivalent (triton_kernels.py); the PyTorch op a user would write;
+and the vendor library where there is one ("vendor": cuBLAS or cuBLASLt
+through torch's matmul ops, torch's scaled_dot_product_attention). Timing:
+CUDA events, the L2 cache flushed before every run (writing a buffer twice
+its size), warm-up, the columns interleaved run by run, median of --runs
+with the 10th and 90th percentiles. Every PTX path, Triton and the vendor
+op are first checked against the PyTorch reference on the same inputs.
+The device's copy bandwidth is measured with a large device-to-device
+copy; the f32 peak and the dense f16 tensor-core peak are computed from
+the SM count and clock, and a kernel's flops are compared with the peak of
+the units it is meant for (workloads.py). A markdown table (µs, GB/s or
+TFLOP/s, fraction of copy bandwidth or peak, fraction of the vendor's
+speed, speedup of object 0 over the NVPTX path, checks, missed targets),
+the geometric mean of the speedups and a PNG plot go to --out and --plot,
+with the command line that produced them.
 
 --dry-run needs neither torch nor a GPU: it loads the manifest and the PTX,
 builds every launch configuration and parameter packing (with stand-in
 addresses), checks them against each object's .entry parameters and prints
 the plan. --export first regenerates the objects with export.py
-(llmptx-suite-export).
+(llmptx-suite-export; --results DIR replays a runner's results there).
 """
 
 from __future__ import annotations
@@ -47,11 +53,13 @@ from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 from llmptx import files
 from llmptx.cli import ToolError, run_main
 from llmptx.suite import manifest as manifest_mod
-from llmptx.suite import workloads
+from llmptx.suite import triton_kernels, workloads
 
-COLUMNS = ('nvptx', 'selected', 'triton', 'torch')
+COLUMNS = ('nvptx', 'selected', 'triton', 'torch', 'vendor')
 TITLES = {'nvptx': 'NVPTX', 'selected': 'selected', 'triton': 'Triton',
-          'torch': 'PyTorch'}
+          'torch': 'PyTorch', 'vendor': 'vendor'}
+# The columns whose outputs are checked against the PyTorch reference.
+CHECKED = ('nvptx', 'selected', 'triton', 'vendor')
 # Targets of issue 7.
 TARGET_GEOMEAN = 1.2
 TARGET_COPY_FRACTION = 0.9
@@ -86,11 +94,13 @@ def dry_run(manifest: Dict[str, Any], selected: List[str], which: str,
                   file=out)
             problems += 1
             continue
-        sel = kernel['selected']
-        print('%s: entry %s, block %s, selected %s %s (verification %s)' %
+        print('%s: entry %s, block %s, object 0: %s' %
               (kernel['name'], kernel['entry'],
-               'x'.join(map(str, kernel['block'])), sel['source'],
-               sel['candidate'] or '-', sel['verification']), file=out)
+               'x'.join(map(str, kernel['block'])),
+               describe_selected(kernel)), file=out)
+        print('  PyTorch: %s; vendor: %s; Triton: %s' %
+              (workload.torch_name or '-', workload.vendor_name or '-',
+               'yes' if workload.name in triton_kernels.NAMES else '-'), file=out)
         for name in workload.inits:
             if not any(a['name'] == name and a['kind'] == 'memref'
                        for a in kernel['args']):
@@ -103,6 +113,14 @@ def dry_run(manifest: Dict[str, Any], selected: List[str], which: str,
             print('  problem: %s' % err, file=out)
             problems += 1
             continue
+        divisible = kernel.get('facts', {}).get('divisible', {})
+        for plan in plans:
+            for size, divisor in sorted(divisible.items()):
+                if plan.bindings.get(size, 0) % divisor:
+                    print('  problem: %s: %s is not a multiple of %d, as the '
+                          'harness states' % (plan.describe(), size,
+                                              divisor), file=out)
+                    problems += 1
         for plan in plans:
             # Stand-in addresses, 256-byte aligned like allocations.
             addresses = {}
@@ -112,7 +130,7 @@ def dry_run(manifest: Dict[str, Any], selected: List[str], which: str,
                 base += (buf.nbytes + 0xFFFF) // 0x10000 * 0x10000 + 0x10000
             packed = plan.pack(addresses)
             status = 'ok'
-            for slot in ('nvptx', 'selected'):
+            for slot in slots_to_launch(kernel):
                 try:
                     plan.check_params(slot, packed)
                 except manifest_mod.ManifestError as err:
@@ -128,14 +146,50 @@ def dry_run(manifest: Dict[str, Any], selected: List[str], which: str,
                   (plan.describe(), 'x'.join(map(str, plan.grid)),
                    len(plan.buffers), _fmt_bytes(total), len(packed),
                    sum(len(p) for p in packed), unit, status), file=out)
-            scalars = ['%s=%s' % (a['name'], a['value'])
-                       for a in kernel['args'] if a['kind'] == 'scalar']
+            values = workloads.scalar_values(kernel, plan)
+            # Integer scalars are expressions of the sizes: their values too.
+            scalars = ['%s=%s' % (a['name'], a['value']) + (
+                '' if isinstance(values[a['name']], float) or
+                str(values[a['name']]) == str(a['value'])
+                else ' (%s)' % values[a['name']])
+                for a in kernel['args'] if a['kind'] == 'scalar']
             if scalars and plan is plans[0]:
                 print('    scalars: %s' % ', '.join(scalars), file=out)
             if plan is plans[0]:
                 first = ' '.join(p.hex() for p in packed[:3])
                 print('    first params: %s' % first, file=out)
     return problems
+
+
+def selected_is_reference(kernel: Dict[str, Any]) -> bool:
+    """Whether object 0 of the kernel's gpu.binary is the NVPTX reference
+    (llm-lower kept it, or there was no candidate)."""
+    return kernel['selected']['source'] != 'llm'
+
+
+def describe_selected(kernel: Dict[str, Any]) -> str:
+    sel = kernel['selected']
+    if selected_is_reference(kernel):
+        return 'the NVPTX reference (%s)' % (sel.get('reason') or
+                                              'no reason recorded')
+    return 'llm %s (verification %s)' % (sel['candidate'] or '-',
+                                         sel['verification'] or 'none')
+
+
+def slots_to_launch(kernel: Dict[str, Any]) -> Tuple[str, ...]:
+    """The PTX objects the benchmark launches: the reference, and object 0
+    when it is not the reference."""
+    return ('nvptx',) if selected_is_reference(kernel) else ('nvptx',
+                                                              'selected')
+
+
+def selection_of(manifest_or_env: Dict[str, Any]) -> Optional[str]:
+    """'auto' or 'llm': the select= the objects were built with."""
+    lowering = manifest_or_env.get('lowering') or ''
+    for policy in ('auto', 'llm'):
+        if 'select=%s' % policy in lowering.split():
+            return policy
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -265,10 +319,94 @@ def _compare(workload, got, want, sizes):
     return True
 
 
+def _bind_column(column, kernel, plan, ptx, workload, tensors, scalars):
+    """The callable that runs `column` on `tensors` (None: no such path),
+    and a note for the row."""
+    if column in ptx:
+        packed = plan.pack({k: v.data_ptr() for k, v in tensors.items()})
+        plan.check_params(column, packed)
+        return ptx[column].bind(plan, packed), None
+    if column == 'triton':
+        try:
+            return triton_kernels.launcher(kernel['name'], tensors, scalars,
+                                           plan.bindings), None
+        except ImportError:
+            return None, None
+    op = workload.torch_op if column == 'torch' else workload.vendor_op
+    if op is None:
+        return None, None
+    fn = op(tensors, scalars)
+    return fn, getattr(fn, 'note', None)
+
+
+def _check_column(column, fn, workload, tensors, want, sizes):
+    """Runs `fn` once and compares its outputs with the reference: the PTX
+    and Triton paths write the output buffers, the vendor op returns its
+    result."""
+    import torch
+    result = fn()
+    torch.cuda.synchronize()
+    if column == 'vendor':
+        got = {workload.outputs[0]: result}
+    else:
+        got = {k: tensors[k] for k in workload.outputs}
+    return _compare(workload, got, want, sizes)
+
+
+def _run_plan(kernel, plan, ptx, workload, args, flush, device):
+    import torch
+    z = plan.bindings
+    scalars = workloads.scalar_values(kernel, plan)
+    base = workloads.make_tensors(workload, plan, device)
+    want = workload.reference({k: v.clone() for k, v in base.items()},
+                              scalars)
+    checks = {}
+    callables = {}
+    notes = [workload.note] if workload.note else []
+    for column in COLUMNS:
+        if column == 'selected' and 'selected' not in ptx:
+            continue
+        tensors = {k: v.clone() for k, v in base.items()}
+        try:
+            fn, note = _bind_column(column, kernel, plan, ptx, workload,
+                                    tensors, scalars)
+            if note:
+                notes.append(note)
+            if fn is None:
+                continue
+            if column in CHECKED:
+                checks[column] = _check_column(column, fn, workload, tensors,
+                                               want, z)
+        except Exception as err:  # a failing path ends its column, not the run
+            print('  %s %s %s: %s: %s' % (kernel['name'], plan.describe(),
+                                          column, type(err).__name__, err),
+                  flush=True)
+            notes.append('%s: %s' % (TITLES[column], type(err).__name__))
+            if column in CHECKED:
+                checks[column] = False
+            continue
+        callables[column] = fn
+    times = _time_columns(callables, args.runs, args.warmup, flush)
+    if 'selected' not in ptx:
+        # Object 0 is the reference: its column is the reference's.
+        for source in (times, checks):
+            if 'nvptx' in source:
+                source['selected'] = source['nvptx']
+    row = {'kernel': kernel['name'], 'sizes': plan.describe(),
+           'metric': workload.metric, 'amount': workload.amount(z),
+           'memory_bound': workload.memory_bound, 'peak': workload.peak,
+           'note': '; '.join(notes), 'times': times, 'checks': checks,
+           'selected': kernel['selected'],
+           'selected_is_reference': 'selected' not in ptx}
+    print('  %s %s: %s' % (kernel['name'], plan.describe(), ', '.join(
+        '%s %.1f us' % (c, times[c]['median'] * 1e3)
+        for c in COLUMNS if c in times)), flush=True)
+    return row
+
+
 def run_gpu(manifest: Dict[str, Any], args: argparse.Namespace
             ) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
     import torch
-    from llmptx.suite import triton_kernels
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     device = 'cuda'
@@ -282,7 +420,7 @@ def run_gpu(manifest: Dict[str, Any], args: argparse.Namespace
            'l2': l2, 'copy_bw': copy_bw, 'copy_ms': copy_ms, 'peak': peak,
            'peak_f16_tensor': peak_tensor,
            'python': platform.python_version(), 'torch': torch.__version__,
-           'cuda': torch.version.cuda}
+           'cuda': torch.version.cuda, 'lowering': manifest.get('lowering')}
     try:
         import triton
         env['triton'] = triton.__version__
@@ -297,63 +435,10 @@ def run_gpu(manifest: Dict[str, Any], args: argparse.Namespace
         workload = workloads.WORKLOADS[kernel['name']]
         ptx = {slot: PtxKernel(kernel['objects'][slot]['ptx'],
                                kernel['entry'])
-               for slot in ('nvptx', 'selected')}
+               for slot in slots_to_launch(kernel)}
         for plan in plans_for(kernel, workload, args.sizes):
-            z = plan.bindings
-            scalars = workloads.scalar_values(kernel, plan)
-            base = workloads.make_tensors(workload, plan, device)
-            want = workload.reference(
-                {k: v.clone() for k, v in base.items()}, scalars)
-            checks = {}
-            callables = {}
-            notes = [workload.note] if workload.note else []
-            for column in COLUMNS:
-                tensors = {k: v.clone() for k, v in base.items()}
-                if column in ptx:
-                    packed = plan.pack({k: v.data_ptr()
-                                        for k, v in tensors.items()})
-                    plan.check_params(column, packed)
-                    fn = ptx[column].bind(plan, packed)
-                elif column == 'triton':
-                    try:
-                        fn = triton_kernels.launcher(kernel['name'], tensors,
-                                                     scalars, z)
-                    except ImportError:
-                        fn = None
-                else:
-                    fn = workload.torch_op(tensors, scalars)
-                    if getattr(fn, 'note', None):
-                        notes.append(fn.note)
-                if fn is None:
-                    continue
-                if column != 'torch':
-                    try:
-                        fn()
-                        torch.cuda.synchronize()
-                        checks[column] = _compare(
-                            workload, {k: tensors[k]
-                                       for k in workload.outputs},
-                            want, z)
-                    except Exception as err:  # a launch error ends the column
-                        print('  %s %s %s: %s' % (kernel['name'],
-                                                  plan.describe(), column,
-                                                  err), flush=True)
-                        checks[column] = False
-                        continue
-                callables[column] = fn
-            times = _time_columns(callables, args.runs, args.warmup, flush)
-            amount = workload.amount(z)
-            row = {'kernel': kernel['name'], 'sizes': plan.describe(),
-                   'metric': workload.metric, 'amount': amount,
-                   'memory_bound': workload.memory_bound,
-                   'peak': workload.peak, 'note': '; '.join(notes),
-                   'times': times, 'checks': checks,
-                   'selected': kernel['selected']}
-            rows.append(row)
-            print('  %s %s: %s' % (kernel['name'], plan.describe(), ', '.join(
-                '%s %.1f us' % (c, times[c]['median'] * 1e3)
-                for c in COLUMNS if c in times)), flush=True)
-            del base, want
+            rows.append(_run_plan(kernel, plan, ptx, workload, args, flush,
+                                  device))
             torch.cuda.empty_cache()
     return env, rows
 
@@ -383,7 +468,7 @@ def _targets(row, env):
     misses = []
     times = row['times']
     if row['checks'].get('selected') is False:
-        misses.append('selected path fails the check against PyTorch')
+        misses.append('object 0 fails the check against PyTorch')
     if row['memory_bound'] and 'selected' in times:
         if 'triton' in times and times['selected']['median'] > \
                 times['triton']['median'] * (1 + NOISE):
@@ -394,11 +479,39 @@ def _targets(row, env):
     return misses
 
 
+def _percent(fraction: Optional[float]) -> str:
+    if not fraction:
+        return '-'
+    return '%.0f%%' % (100 * fraction) if fraction >= 0.1 else \
+        '%.2g%%' % (100 * fraction)
+
+
 def speedup(row: Dict[str, Any]) -> Optional[float]:
+    """Object 0 over the NVPTX path (1 where object 0 is the reference)."""
     t = row['times']
+    if row.get('selected_is_reference') and 'nvptx' in t:
+        return 1.0
     if 'nvptx' in t and 'selected' in t:
         return t['nvptx']['median'] / t['selected']['median']
     return None
+
+
+def fraction_of_vendor(row: Dict[str, Any], column: str) -> Optional[float]:
+    """The speed of `column` as a fraction of the vendor library's."""
+    t = row['times']
+    if 'vendor' in t and column in t:
+        return t['vendor']['median'] / t[column]['median']
+    return None
+
+
+def selection_title(env: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
+    """The selected column's name: the select= policy that chose object 0
+    (results of runs before the manifest recorded it: from the reasons)."""
+    policy = selection_of(env)
+    if policy is None and any(str(r['selected'].get('reason', '')).startswith(
+            'select=llm') for r in rows):
+        policy = 'llm'
+    return 'select=%s' % policy if policy else 'selected'
 
 
 def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
@@ -426,63 +539,85 @@ def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
        (' Dense f16 tensor-core peak (SMs x 4096 x clock, nominal): '
         '%.0f TFLOP/s.' % (tensor / 1e12)) if tensor else ''))
     A('')
+    sel = selection_title(env, rows)
     A('Every column is timed with the same harness: CUDA events, the L2 '
-      'flushed before each run, warm-up, the four columns interleaved, '
-      'median of the runs (10th-90th percentile in the JSON). NVPTX and '
-      'selected are the two objects of the kernel\'s `gpu.binary` '
-      '(docs/suite/objects), launched through the CUDA driver with the '
-      'memref ABI. Rates count the bytes a kernel must move (or 2MNK '
-      'flops); "% roof" is the fraction of the copy bandwidth (of the f32 '
-      'peak for sgemm, of the f16 tensor-core peak for hgemm). "check" '
-      'compares each path with the PyTorch '
-      'reference on the same inputs (NVPTX/selected/Triton).')
+      'flushed before each run, warm-up, the columns interleaved, median of '
+      'the runs (10th-90th percentile in the JSON). NVPTX is the reference '
+      'object of the kernel\'s `gpu.binary`, %s its object 0, the one a '
+      'program launches (docs/suite/objects, built with `%s`); both are '
+      'launched through the CUDA driver with the memref ABI. Where object 0 '
+      'is the NVPTX reference (llm-lower kept it, or the kernel has no '
+      'answer yet) the column repeats the reference\'s time, marked '
+      '"(NVPTX)". PyTorch is the op a user writes; vendor is the vendor '
+      'library through torch (cuBLAS/cuBLASLt for matmuls, '
+      'scaled_dot_product_attention for attention), "-" where there is '
+      'none. Rates count the bytes a kernel must move (or its flops); '
+      '"%% roof" is the fraction of the copy bandwidth (of the f32 peak for '
+      'f32 GEMMs, of the f16 tensor-core peak for f16 GEMMs and attention); '
+      '"%% vendor" is the vendor\'s time over the column\'s. "check" '
+      'compares each path with the PyTorch reference on the same inputs '
+      '(NVPTX/%s/Triton/vendor).' %
+      (sel, env.get('lowering') or 'see the manifest', sel))
     A('')
-    head = ['kernel', 'size'] + ['%s µs' % TITLES[c] for c in COLUMNS] + [
-        'selected rate', '% roof', 'Triton rate', 'speedup sel/NVPTX',
-        'check', 'notes']
+    head = ['kernel', 'size'] + ['%s µs' % (sel if c == 'selected' else
+                                           TITLES[c]) for c in COLUMNS] + [
+        '%s rate' % sel, '% roof', 'Triton rate', 'vendor rate',
+        '%s %% vendor' % sel, 'Triton % vendor',
+        'speedup %s/NVPTX' % sel, 'check', 'notes']
     A('| ' + ' | '.join(head) + ' |')
     A('|' + '---|' * len(head))
     speedups = []
+    references = 0
     misses_all = []
     for row in rows:
         t = row['times']
         cells = [row['kernel'], row['sizes'].replace(' ', ', ')]
         for c in COLUMNS:
-            cells.append('%.1f' % (t[c]['median'] * 1e3) if c in t else '-')
+            cell = '%.1f' % (t[c]['median'] * 1e3) if c in t else '-'
+            if c == 'selected' and row.get('selected_is_reference') and \
+                    c in t:
+                cell += ' (NVPTX)'
+            cells.append(cell)
         rate, frac = _rate(row, 'selected', env)
         trate, _ = _rate(row, 'triton', env)
+        vrate, _ = _rate(row, 'vendor', env)
         unit = (lambda r: '%.0f GB/s' % (r / 1e9)) if row['metric'] == \
             'bytes' else (lambda r: '%.1f TFLOP/s' % (r / 1e12))
         cells.append(unit(rate) if rate else '-')
-        cells.append('%.0f%%' % (100 * frac) if frac else '-')
+        cells.append(_percent(frac))
         cells.append(unit(trate) if trate else '-')
+        cells.append(unit(vrate) if vrate else '-')
+        for c in ('selected', 'triton'):
+            cells.append(_percent(fraction_of_vendor(row, c)))
         s = speedup(row)
         if s:
             speedups.append(s)
+            references += 1 if row.get('selected_is_reference') else 0
         cells.append('%.2fx' % s if s else '-')
         cells.append('/'.join({True: 'pass', False: 'FAIL'}.get(
-            row['checks'].get(c), '-') for c in ('nvptx', 'selected',
-                                                 'triton')))
+            row['checks'].get(c), '-') for c in CHECKED))
         misses = _targets(row, env)
         if misses:
             misses_all.append((row, misses))
         notes = misses + ([row['note']] if row['note'] else [])
         if row['selected']['source'] != 'llm':
-            notes.insert(0, 'selected = NVPTX (%s)' %
+            notes.insert(0, 'object 0 = NVPTX (%s)' %
                          row['selected']['reason'])
         cells.append('; '.join(notes))
         A('| ' + ' | '.join(cells) + ' |')
     A('')
     if speedups:
         geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
-        A('Geometric mean of the speedup of the selected path over the NVPTX '
-          'path, over the %d rows: **%.2fx** (target %.1fx%s).' %
-          (len(speedups), geo, TARGET_GEOMEAN,
+        A('Geometric mean of the speedup of %s over the NVPTX path, over the '
+          '%d rows%s: **%.2fx** (target %.1fx%s).' %
+          (sel, len(speedups),
+           (' (%d of them with the reference as object 0, at 1.00x)' %
+            references) if references else '', geo, TARGET_GEOMEAN,
            ', met' if geo >= TARGET_GEOMEAN else ', **missed**'))
         A('')
     A('## Targets')
     A('')
-    A('Memory-bound kernels: the selected path at least as fast as Triton '
+    A('Memory-bound kernels: object 0 at least as fast as Triton '
       '(%d%% timing noise allowed) and at %d%% of the copy bandwidth or '
       'more. ' % (int(NOISE * 100), int(TARGET_COPY_FRACTION * 100)) +
       ('Every row meets them.' if not misses_all else
@@ -501,10 +636,11 @@ def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
       'matplotlib, from the repository root, run the command above. It '
       'needs no build: the PTX objects and their manifest are shipped in '
       'docs/suite/objects (regenerate them with `llmptx-suite-export '
-      '--build build`, or add `--export --build build '
-      '--select auto --verify exec` to let llm-lower verify and select on '
-      'the GPU first). `--dry-run` prints the launch plan without a GPU. '
-      'docs/suite/README.md describes the kernels and their curated '
+      '--build build --results test/Suite/Inputs/h200`, which replays the '
+      'runner\'s recorded results for select=auto verify=exec, or with '
+      '`--export --build build` on a machine whose llm-lower reaches '
+      'llmptx-runner on a GPU). `--dry-run` prints the launch plan without '
+      'a GPU. docs/suite/README.md describes the kernels and their curated '
       'answers.')
     A('')
     files.write_text(path, '\n'.join(lines))
@@ -520,21 +656,23 @@ def write_plot(path: str, env: Dict[str, Any],
         largest[row['kernel']] = row
     kernels = list(largest)
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(kernels)), 4.5))
-    width = 0.2
+    width = 0.8 / len(COLUMNS)
     for k, column in enumerate(COLUMNS):
         values = []
         for name in kernels:
             _, frac = _rate(largest[name], column, env)
             values.append(100 * frac if frac else 0)
-        ax.bar([i + (k - 1.5) * width for i in range(len(kernels))], values,
-               width, label=TITLES[column])
+        ax.bar([i + (k - (len(COLUMNS) - 1) / 2) * width
+                for i in range(len(kernels))], values, width,
+               label=selection_title(env, rows) if column == 'selected'
+               else TITLES[column])
     ax.axhline(100 * TARGET_COPY_FRACTION, color='grey', linestyle='--',
                linewidth=0.8)
     ax.set_xticks(range(len(kernels)))
     ax.set_xticklabels(kernels, rotation=30, ha='right')
     ax.set_ylabel('% of copy bandwidth (GEMMs: % of their peak)')
     ax.set_title('Largest size per kernel, %s' % env['device'])
-    ax.legend(ncol=4, fontsize='small')
+    ax.legend(ncol=len(COLUMNS), fontsize='small')
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -566,9 +704,12 @@ def _main(argv: Optional[List[str]]) -> int:
     parser.add_argument('--build', help='with --export: the build directory '
                         'whose llmptx-opt to run (default: llmptx-opt on '
                         'PATH, else build/bin of the checkout)')
-    parser.add_argument('--select', default='llm', choices=['llm', 'auto'])
-    parser.add_argument('--verify', default='compile',
-                        choices=['compile', 'exec'])
+    parser.add_argument('--select', default='auto', choices=['auto', 'llm'])
+    parser.add_argument('--verify', default='exec',
+                        choices=['exec', 'compile'])
+    parser.add_argument('--results', metavar='DIR',
+                        help='with --export: replay the runner results of '
+                        'DIR (export.py --results)')
     args = parser.parse_args(argv)
 
     if args.from_json:
@@ -586,6 +727,8 @@ def _main(argv: Optional[List[str]]) -> int:
     if args.export:
         from llmptx.suite import export
         status = export.main((['--build', args.build] if args.build else []) +
+                             (['--results', args.results] if args.results
+                              else []) +
                              ['--out', args.objects, '--select', args.select,
                               '--verify', args.verify])
         if status:

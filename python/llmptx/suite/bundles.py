@@ -9,7 +9,9 @@ then, where the GPU is:
     llmptx-runner docs/suite/bundles/*.bundle.json -o results.json
 
 Each bundle is the one llm-lower builds (verify=exec, emit-bundles) with
-the curated answer as candidate.
+the curated answer as candidate. A kernel without an answer yet (no
+`<kernel>.txt` in the answers folder) has no candidate and so no bundle:
+it is named and skipped.
 """
 
 from __future__ import annotations
@@ -95,6 +97,10 @@ def _main(argv: Optional[List[str]]) -> int:
         raise ToolError(str(error), 2)
     os.makedirs(args.out, exist_ok=True)
     for path in sorted(glob.glob(os.path.join(args.kernels, '*.mlir'))):
+        name = os.path.basename(path)[:-len('.mlir')]
+        if not os.path.exists(os.path.join(args.answers, name + '.txt')):
+            print('%s: no answer in %s, no bundle' % (name, args.answers))
+            continue
         try:
             target = make_bundle(opt, path, args.answers, args.out)
         except (export.ExportError, OSError, json.JSONDecodeError) as err:

@@ -3,25 +3,33 @@
     llmptx-suite-export [--build build | --opt LLMPTX_OPT]
         [--out docs/suite/objects]
         [--kernels docs/suite/kernels] [--cache docs/suite/cache]
-        [--select llm|auto] [--verify compile|exec] [--runner CMD]
-        [--only NAME ...]
+        [--select auto|llm] [--verify exec|compile]
+        [--results DIR | --runner CMD] [--only NAME ...]
 
 For every kernel module of docs/suite/kernels it runs
-`llmptx-opt --llm-lower` with the replay provider on the shipped cache,
-takes the two objects of the resulting `gpu.binary` (the selected one and
-the NVPTX reference) and writes `<kernel>.selected.ptx`,
-`<kernel>.nvptx.ptx` and one `manifest.json` describing, per kernel, what a
-launcher needs: the entry, the block size and the grid as expressions of
-the problem sizes (from `known_block_size` and `#llmgen.harness`), every
-argument (memref element type and shape expressions, or a scalar's type
-and value), the PTX parameter list of each object, and what llm-lower
-decided (source, candidate, verification level, reason).
+`llmptx-opt --llm-lower` with the replay provider on the shipped cache and
+takes two objects of the resulting `gpu.binary`: the object at index 0,
+the one a host program launches by default (`<kernel>.selected.ptx`), and
+the NVPTX reference (`<kernel>.nvptx.ptx`). One `manifest.json` describes,
+per kernel, what a launcher needs: the entry, the block size and the grid
+as expressions of the problem sizes (from `known_block_size` and
+`#llmgen.harness`), every argument (memref element type and shape
+expressions, or a scalar's type and value), the PTX parameter list of each
+object, and what llm-lower decided (source, candidate, verification level,
+reason). When llm-lower kept the reference (the candidate lost, or the
+kernel has no answer in the cache yet), object 0 is the NVPTX object: the
+manifest's selected entry then names the reference's file and says
+`"source": "nvptx"`.
 
-On this CPU-only machine the shipped objects come from `select=llm
-verify=compile`: the LLM path checked by lint, ABI and ptxas. On a GPU
-machine, `--select auto --verify exec` makes llm-lower run llmptx-runner
-and select the LLM kernel only when it verified and was not slower; the
-manifest then records that decision.
+The default is the default policy, `select=auto verify=exec`: the LLM
+kernel only where it passed execution equivalence on a GPU and was not
+slower. Verification by execution needs `llmptx-runner` on a GPU; on a
+machine without one, `--results DIR` replays what a runner printed for
+the bundles llm-lower writes (DIR/results.json and the bundles that ran,
+DIR/bundles; `llmptx.testing.results_replay`), which is how the shipped
+objects are made from test/Suite/Inputs/h200. `--runner CMD` passes any
+other `runner=` command. `--select llm --verify compile` forces the LLM
+kernel wherever one passed lint, the ABI check and ptxas.
 
 Only the standard library is used.
 """
@@ -29,6 +37,7 @@ Only the standard library is used.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -181,6 +190,10 @@ def describe_kernel(mlir_text: str, path: str) -> Dict[str, Any]:
     fm = re.search(r'\balign\s*=\s*(\d+)', fields.get('facts', ''))
     if fm:
         facts['align'] = int(fm.group(1))
+    dm = re.search(r'\bdivisible\s*=\s*\{([^}]*)\}', fields.get('facts', ''))
+    if dm:
+        facts['divisible'] = {k: int(v) for k, v in re.findall(
+            r'(\w+)\s*=\s*(\d+)', dm.group(1))}
     outputs = [int(x) for x in re.findall(r'\d+', fields.get('outputs', ''))]
     return {'name': name, 'block': [int(b) for b in block.groups()],
             'grid': grid, 'sizes': sizes, 'args': args, 'facts': facts,
@@ -250,12 +263,14 @@ def lower(opt: str, mlir_path: str, cache: str, select: str, verify: str,
     out = os.path.join(workdir, 'out.mlir')
     report = os.path.join(workdir, 'report.json')
     options = ('%s provider=replay model=curated cache=read cache-dir=%s '
-               'select=%s verify=%s report=%s' %
+               'repairs=0 select=%s verify=%s report=%s' %
                (LOWER_OPTIONS, cache, select, verify, report))
+    env = dict(os.environ)
     if runner:
-        options += " runner='%s'" % runner.replace("'", "\\'")
+        # Through the environment: the command may hold quotes and spaces.
+        env['LLMPTX_RUNNER'] = runner
     proc = subprocess.run([opt, mlir_path, '--llm-lower=' + options, '-o',
-                           out], capture_output=True, text=True)
+                           out], capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise ExportError('%s: llmptx-opt failed (%d):\n%s' %
                           (mlir_path, proc.returncode, proc.stderr.strip()))
@@ -264,6 +279,19 @@ def lower(opt: str, mlir_path: str, cache: str, select: str, verify: str,
     with open(report) as handle:
         rep = json.load(handle)
     return text, rep, proc.stderr
+
+
+# A replay miss names the cache key and folder; the manifest says what it
+# means, so that it does not change with the prompt templates or the path.
+_NO_ANSWER = re.compile(r'no valid candidate: sample \d+: provider-error '
+                        r'\(replay: no cache entry for ')
+
+
+def _reason(text: str) -> str:
+    if _NO_ANSWER.match(text):
+        return ('no candidate: the replay cache has no answer for this '
+                'kernel (docs/suite/README.md: adding an answer)')
+    return text
 
 
 def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
@@ -278,13 +306,18 @@ def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
     if len(objects) != 2:
         raise ExportError('%s: expected one gpu.binary with two objects, '
                           'found %d objects' % (mlir_path, len(objects)))
-    selected = next((o for o in objects
-                     if _property(o[2], 'llmgen.slot') == 'selected'), None)
-    reference = next((o for o in objects
+    # Object 0 is what the program launches unless told otherwise
+    # (--llmgen-select-object=index=1 switches it): the benchmark's
+    # "select=auto" column. The reference is the NVPTX object; when object 0
+    # is the reference itself, both slots name one file.
+    selected = objects[0]
+    reference = next((o for o in reversed(objects)
                       if _property(o[2], 'llmgen.source') == 'nvptx'), None)
-    if selected is None or reference is None:
-        raise ExportError('%s: no selected object or no NVPTX object' %
-                          mlir_path)
+    if reference is None:
+        raise ExportError('%s: no NVPTX object in the gpu.binary' % mlir_path)
+    selected_source = _property(selected[2], 'llmgen.source')
+    if selected_source == 'nvptx':
+        selected = reference
     entry = kernel['name']
     info = next((k for k in report.get('kernels', [])
                  if k.get('name') == entry), {})
@@ -294,15 +327,16 @@ def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
     record['objects'] = {}
     for slot, obj in (('nvptx', reference), ('selected', selected)):
         ptx = obj[3].decode('utf-8')
-        fname = '%s.%s.ptx' % (entry, slot)
-        files.write_text(os.path.join(outdir, fname), ptx)
+        fname = '%s.%s.ptx' % (entry, 'nvptx' if obj is reference else slot)
+        if slot == 'nvptx' or obj is not reference:
+            files.write_text(os.path.join(outdir, fname), ptx)
         record['objects'][slot] = {'file': fname,
                                    'params': ptx_params(ptx, entry)}
     record['selected'] = {
-        'source': _property(selected[2], 'llmgen.source'),
-        'candidate': info.get('candidate', ''),
+        'source': selected_source,
+        'candidate': info.get('candidate') or '',
         'verification': info.get('verification', ''),
-        'reason': info.get('reason', ''),
+        'reason': _reason(info.get('reason', '')),
     }
     expected = [size for _, _, _, size in abi_params(kernel)]
     for slot, obj in record['objects'].items():
@@ -312,6 +346,18 @@ def export_kernel(opt: str, mlir_path: str, cache: str, outdir: str,
                               'not match the memref ABI of the signature '
                               '(%s)' % (mlir_path, slot, got, expected))
     return record
+
+
+def replay_runner(results_dir: str) -> str:
+    """The runner= command that answers from DIR/results.json for the
+    bundles of DIR/bundles (llmptx.testing.results_replay)."""
+    results = os.path.join(results_dir, 'results.json')
+    ran = os.path.join(results_dir, 'bundles')
+    for path in (results, ran):
+        if not os.path.exists(path):
+            raise ExportError('--results %s: no %s' % (results_dir, path))
+    return '%s -m llmptx.testing.results_replay --results %s --ran %s' % (
+        sys.executable, os.path.abspath(results), os.path.abspath(ran))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -329,11 +375,15 @@ def _main(argv: Optional[List[str]]) -> int:
     parser.add_argument('--kernels', default='docs/suite/kernels')
     parser.add_argument('--cache', default='docs/suite/cache')
     parser.add_argument('--out', default='docs/suite/objects')
-    parser.add_argument('--select', default='llm', choices=['llm', 'auto'])
-    parser.add_argument('--verify', default='compile',
-                        choices=['compile', 'exec'])
-    parser.add_argument('--runner', help='runner= of llm-lower (verify=exec '
+    parser.add_argument('--select', default='auto', choices=['auto', 'llm'])
+    parser.add_argument('--verify', default='exec',
+                        choices=['exec', 'compile'])
+    runner = parser.add_mutually_exclusive_group()
+    runner.add_argument('--runner', help='runner= of llm-lower (verify=exec '
                         'on a GPU elsewhere)')
+    runner.add_argument('--results', metavar='DIR',
+                        help='replay a runner\'s results: DIR/results.json '
+                        'for the bundles in DIR/bundles (no GPU needed)')
     parser.add_argument('--only', action='append', default=[],
                         help='export only this kernel (repeatable)')
     args = parser.parse_args(argv)
@@ -342,6 +392,11 @@ def _main(argv: Optional[List[str]]) -> int:
         opt = find_tool('llmptx-opt', build_bin(args.build), args.opt)
     except ToolNotFound as error:
         raise ToolError(str(error), 2)
+    try:
+        runner_command = (replay_runner(args.results) if args.results
+                          else args.runner)
+    except ExportError as err:
+        raise ToolError(str(err), 2)
     os.makedirs(args.out, exist_ok=True)
     paths = sorted(os.path.join(args.kernels, f)
                    for f in os.listdir(args.kernels) if f.endswith('.mlir'))
@@ -353,19 +408,26 @@ def _main(argv: Optional[List[str]]) -> int:
         try:
             kernels.append(export_kernel(opt, path, args.cache, args.out,
                                          args.select, args.verify,
-                                         args.runner))
+                                         runner_command))
         except (ExportError, OSError, json.JSONDecodeError) as err:
             raise ToolError(str(err))
         rec = kernels[-1]
-        print('%s: selected %s (%s, verification %s)' %
+        print('%s: object 0 %s (%s, verification %s)' %
               (rec['entry'], rec['selected']['source'],
                rec['selected']['candidate'] or '-',
-               rec['selected']['verification']))
-    manifest = {'format': MANIFEST_FORMAT, 'version': 1,
-                'lowering': '%s provider=replay model=curated select=%s '
-                            'verify=%s' % (LOWER_OPTIONS, args.select,
-                                           args.verify),
-                'kernels': kernels}
+               rec['selected']['verification'] or 'none'))
+    lowering = ('%s provider=replay model=curated repairs=0 select=%s '
+                'verify=%s' % (LOWER_OPTIONS, args.select, args.verify))
+    if args.results:
+        # The data, not the path (which differs between checkouts).
+        with open(os.path.join(args.results, 'results.json'), 'rb') as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+        lowering += (' runner=results_replay (recorded results.json, sha256 '
+                     '%s...)' % digest)
+    elif args.runner:
+        lowering += ' runner=(given)'
+    manifest = {'format': MANIFEST_FORMAT, 'version': 2,
+                'lowering': lowering, 'kernels': kernels}
     files.write_text(os.path.join(args.out, 'manifest.json'),
                      json.dumps(manifest, indent=1, sort_keys=True) + '\n')
     return 0

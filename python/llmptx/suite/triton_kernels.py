@@ -2,14 +2,25 @@
 
 Each is what a Triton user would write for the same operation, with the
 usual block sizes; the f32 matmul uses IEEE f32 (no TF32), like the other
-paths, and the f16 matmul tl.dot's tensor cores with f32 accumulation.
-Triton is imported when `launcher` is first called, so this module imports
-on a machine without it.
+paths, and the f16 matmuls tl.dot's tensor cores with f32 accumulation.
+The f16 GEMM with its bias + ReLU epilogue and the attention forward
+(FlashAttention-2's loop: online softmax over key tiles, exp2 with log2(e)
+folded into the scale, P rounded to f16 for the second product, the
+causal diagonal tile masked and the tiles above it skipped) are
+autotuned over a few configurations, as Triton users do. Triton is
+imported when `launcher` is first called, so this module imports on a
+machine without it.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
+
+# The kernels `launcher` has a Triton version of.
+NAMES = ('vadd', 'saxpy', 'bias_gelu_dropout', 'softmax', 'layernorm',
+         'reduce_sum', 'transpose', 'sgemm', 'hgemm', 'hgemm_bias_relu_f16',
+         'gemv_i8', 'stencil1d', 'histogram', 'scale_add_relu_f16',
+         'tma_affine', 'attention_d64', 'attention_d128')
 
 _KERNELS = None
 
@@ -114,6 +125,110 @@ def _define():
             acc = tl.dot(av, bv, acc, input_precision=PRECISION)
         tl.store(c + rm[:, None] * N + rn[None, :], acc,
                  mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    @triton.autotune(
+        configs=[triton.Config({'BM': 128, 'BN': 256, 'BK': 64}, num_warps=8,
+                               num_stages=3),
+                 triton.Config({'BM': 256, 'BN': 128, 'BK': 64}, num_warps=8,
+                               num_stages=3),
+                 triton.Config({'BM': 128, 'BN': 128, 'BK': 64}, num_warps=8,
+                               num_stages=4),
+                 triton.Config({'BM': 128, 'BN': 128, 'BK': 64}, num_warps=4,
+                               num_stages=4)],
+        key=['M', 'N', 'K'])
+    @triton.jit
+    def gemm_bias_relu(a, b, bias, c, M, N, K, BM: tl.constexpr,
+                       BN: tl.constexpr, BK: tl.constexpr,
+                       GROUP: tl.constexpr):
+        # C = relu(A B + bias) in f16, f32 accumulation; grouped tile order
+        # so that GROUP row tiles share the B columns they read from L2.
+        pid = tl.program_id(0)
+        num_m = tl.cdiv(M, BM)
+        num_n = tl.cdiv(N, BN)
+        group = pid // (GROUP * num_n)
+        first_m = group * GROUP
+        size_m = min(num_m - first_m, GROUP)
+        pid_m = first_m + (pid % (GROUP * num_n)) % size_m
+        pid_n = (pid % (GROUP * num_n)) // size_m
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        a_ptrs = a + rm.to(tl.int64)[:, None] * K + rk[None, :]
+        b_ptrs = b + rk.to(tl.int64)[:, None] * N + rn[None, :]
+        acc = tl.zeros([BM, BN], dtype=tl.float32)
+        for k0 in range(0, K, BK):
+            av = tl.load(a_ptrs, mask=(rm[:, None] < M) &
+                         (k0 + rk[None, :] < K), other=0.0)
+            bv = tl.load(b_ptrs, mask=(k0 + rk[:, None] < K) &
+                         (rn[None, :] < N), other=0.0)
+            acc = tl.dot(av, bv, acc)
+            a_ptrs += BK
+            b_ptrs += BK * N
+        bv = tl.load(bias + rn, mask=rn < N, other=0.0).to(tl.float32)
+        out = tl.maximum(acc + bv[None, :], 0.0).to(tl.float16)
+        tl.store(c + rm.to(tl.int64)[:, None] * N + rn[None, :], out,
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    @triton.jit
+    def _attention_tiles(acc, l_i, m_i, qb, k_base, v_base, rows, lo, hi,
+                         qk_scale, D: tl.constexpr, BM: tl.constexpr,
+                         BN: tl.constexpr, DIAGONAL: tl.constexpr):
+        # Key tiles [lo, hi) of one block of query rows; DIAGONAL masks
+        # keys after the query (the causal tile on the diagonal).
+        cols = tl.arange(0, BN)
+        dims = tl.arange(0, D)
+        for start in range(lo, hi, BN):
+            kt = tl.load(k_base + (start + cols)[None, :] * D + dims[:, None])
+            s = tl.dot(qb, kt) * qk_scale
+            if DIAGONAL:
+                s = tl.where(rows[:, None] >= (start + cols)[None, :], s,
+                             float('-inf'))
+            m_new = tl.maximum(m_i, tl.max(s, 1))
+            p = tl.math.exp2(s - m_new[:, None])
+            alpha = tl.math.exp2(m_i - m_new)
+            l_i = l_i * alpha + tl.sum(p, 1)
+            vt = tl.load(v_base + (start + cols)[:, None] * D + dims[None, :])
+            acc = tl.dot(p.to(tl.float16), vt, acc * alpha[:, None])
+            m_i = m_new
+        return acc, l_i, m_i
+
+    @triton.autotune(
+        configs=[triton.Config({'BM': 128, 'BN': 64}, num_warps=4,
+                               num_stages=3),
+                 triton.Config({'BM': 128, 'BN': 128}, num_warps=8,
+                               num_stages=3),
+                 triton.Config({'BM': 64, 'BN': 64}, num_warps=4,
+                               num_stages=4)],
+        key=['S', 'D', 'CAUSAL'])
+    @triton.jit
+    def attention(q, k, v, o, scale, S, D: tl.constexpr,
+                  CAUSAL: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+        # One block of BM query rows of one (batch * head) slice; Q, K, V, O
+        # contiguous (BH, S, D) f16; S a multiple of BM and BN.
+        tile = tl.program_id(0)
+        base = tl.program_id(1).to(tl.int64) * S * D
+        rows = tile * BM + tl.arange(0, BM)
+        dims = tl.arange(0, D)
+        qb = tl.load(q + base + rows[:, None] * D + dims[None, :])
+        qk_scale = scale * 1.4426950408889634  # log2(e): exp2 below
+        m_i = tl.full([BM], float('-inf'), dtype=tl.float32)
+        l_i = tl.zeros([BM], dtype=tl.float32)
+        acc = tl.zeros([BM, D], dtype=tl.float32)
+        if CAUSAL:
+            # Whole tiles left of the diagonal, then the diagonal tiles.
+            acc, l_i, m_i = _attention_tiles(
+                acc, l_i, m_i, qb, k + base, v + base, rows, 0, tile * BM,
+                qk_scale, D, BM, BN, False)
+            acc, l_i, m_i = _attention_tiles(
+                acc, l_i, m_i, qb, k + base, v + base, rows, tile * BM,
+                (tile + 1) * BM, qk_scale, D, BM, BN, True)
+        else:
+            acc, l_i, m_i = _attention_tiles(
+                acc, l_i, m_i, qb, k + base, v + base, rows, 0, S, qk_scale,
+                D, BM, BN, False)
+        out = acc / l_i[:, None]
+        tl.store(o + base + rows[:, None] * D + dims[None, :],
+                 out.to(tl.float16))
 
     @triton.jit
     def gemv_i8(a, x, y, M, K, BM: tl.constexpr, BK: tl.constexpr):
@@ -237,6 +352,26 @@ def launcher(name: str, t: Dict[str, Any], s: Dict[str, Any],
                                        BM=128, BN=128, BK=block_k, GROUP=8,
                                        PRECISION=precision, num_warps=8,
                                        num_stages=3)
+    if name == 'hgemm_bias_relu_f16':
+        m, n, kk = z['M'], z['N'], z['K']
+
+        def grid(meta):
+            return (_cdiv(m, meta['BM']) * _cdiv(n, meta['BN']),)
+        return lambda: k['gemm_bias_relu'][grid](
+            t['a'], t['b'], t['bias'], t['c'], m, n, kk, GROUP=8)
+    if name in ('attention_d64', 'attention_d128'):
+        bh, n = z['BH'], z['S']
+        d = t['q'].shape[2]
+        if n % 128:
+            raise ValueError('the Triton attention needs S a multiple of '
+                             '128, not %d' % n)
+        causal = s['causal'] != 0
+
+        def grid(meta):
+            return (n // meta['BM'], bh)
+        return lambda: k['attention'][grid](
+            t['q'], t['k'], t['v'], t['o'], s['scale'], n, D=d,
+            CAUSAL=causal)
     if name == 'gemv_i8':
         m, kk = z['M'], z['K']
         return lambda: k['gemv_i8'][(_cdiv(m, 16),)](

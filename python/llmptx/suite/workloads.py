@@ -3,6 +3,8 @@
 Per kernel: the problem sizes it is timed at, how its inputs are filled,
 the bytes it must move (memory-bound kernels) or the flops it does, the
 PyTorch op a user would write today (timed as the "PyTorch" column), the
+vendor library's op where there is one (the "vendor" column: cuBLAS or
+cuBLASLt through torch's matmul ops, scaled_dot_product_attention), the
 PyTorch reference its outputs are checked against, and the tolerance of
 that check. The launch itself (grid, block, arguments, scalar values) comes
 from the manifest, i.e. from the kernel's #llmgen.harness.
@@ -27,7 +29,9 @@ class Workload:
                  torch_op: Callable[..., Callable[[], Any]],
                  tolerance: Tuple[float, float], memory_bound: bool = True,
                  note: str = '', compare: Optional[Callable[..., bool]] = None,
-                 peak: str = 'f32') -> None:
+                 peak: str = 'f32', torch_name: str = '',
+                 vendor_op: Optional[Callable[..., Callable[[], Any]]] = None,
+                 vendor_name: str = '') -> None:
         self.name = name
         self.sizes = sizes            # [{size name: value}]
         self.inits = inits            # {arg name: recipe tuple}
@@ -41,6 +45,11 @@ class Workload:
         self.note = note
         self.compare = compare        # optional (got, want, sizes) -> bool
         self.peak = peak              # flops: 'f32' (FMA) or 'f16_tensor'
+        self.torch_name = torch_name  # what torch_op runs, for the dry run
+        # (tensors, scalars) -> callable returning the output tensor; None
+        # where no vendor library does the operation.
+        self.vendor_op = vendor_op
+        self.vendor_name = vendor_name
 
 
 def _pow2(*exps):
@@ -197,6 +206,142 @@ def _gemv_i8_op(t, s):
     return fn
 
 
+def _sgemm_vendor(t, s):
+    import torch
+    a, b, c = t['a'], t['b'], t['c']
+    return lambda: torch.matmul(a, b, out=c)
+
+
+def _hgemm_vendor(t, s):
+    import torch
+    a, b = t['a'], t['b']
+    # cuBLAS with an f32 C, like the suite kernel's, where torch has
+    # out_dtype (f16 inputs, f32 accumulation and output); else f16 C.
+    try:
+        torch.mm(a[:64, :64], b[:64, :64], out_dtype=torch.float32)
+        fn = (lambda: torch.mm(a, b, out_dtype=torch.float32))
+        fn.note = 'vendor: torch.mm(out_dtype=float32) (cuBLAS, f32 C)'
+    except (TypeError, RuntimeError):
+        fn = (lambda: torch.mm(a, b))
+        fn.note = 'vendor: torch.mm (cuBLAS, f16 C; no out_dtype here)'
+    return fn
+
+
+def _gemm_bias_relu_ref(t, s):
+    import torch
+    c = t['a'].double() @ t['b'].double() + t['bias'].double()
+    return {'c': torch.relu(c).float()}
+
+
+def _gemm_bias_relu_op(t, s):
+    import torch
+    a, b, bias = t['a'], t['b'], t['bias']
+    # What a user writes without a fused op: cuBLAS, then ReLU in place.
+    return lambda: torch.addmm(bias, a, b).relu_()
+
+
+def _gemm_bias_relu_vendor(t, s):
+    import torch
+    a, b, bias = t['a'], t['b'], t['bias']
+    fused = getattr(torch, '_addmm_activation', None)
+    if fused is not None:
+        try:
+            fused(bias, a[:64, :64], b[:64, :64], use_gelu=False)
+            fn = (lambda: fused(bias, a, b, use_gelu=False))
+            fn.note = ('vendor: torch._addmm_activation (cuBLASLt, bias + '
+                       'ReLU epilogue)')
+            return fn
+        except (TypeError, RuntimeError):
+            pass
+    fn = (lambda: torch.addmm(bias, a, b).relu_())
+    fn.note = 'vendor: addmm + relu_ (no torch._addmm_activation here)'
+    return fn
+
+
+def _attention_ref(t, s):
+    """f32 attention, a slice group at a time (at most ~1 GiB of scores);
+    TF32 is off in the benchmark's process."""
+    import torch
+    q, k, v = t['q'], t['k'], t['v']
+    slices, n, d = q.shape
+    causal = s['causal'] != 0
+    out = torch.empty((slices, n, d), dtype=torch.float32, device=q.device)
+    hidden = (torch.ones((n, n), dtype=torch.bool, device=q.device).triu(1)
+              if causal else None)
+    step = max(1, (1 << 28) // (n * n))
+    for i in range(0, slices, step):
+        qs, ks, vs = (x[i:i + step].float() for x in (q, k, v))
+        scores = torch.matmul(qs, ks.transpose(1, 2)) * s['scale']
+        if causal:
+            scores.masked_fill_(hidden, float('-inf'))
+        out[i:i + step] = torch.matmul(torch.softmax(scores, dim=-1), vs)
+        del scores
+    return {'o': out}
+
+
+def _attention_op(t, s):
+    import torch
+    q, k, v, scale = t['q'], t['k'], t['v'], s['scale']
+    n = q.shape[1]
+    hidden = (torch.ones((n, n), dtype=torch.bool, device=q.device).triu(1)
+              if s['causal'] != 0 else None)
+
+    # Attention as written without SDPA: the S x S scores in memory, f16.
+    def run():
+        scores = torch.matmul(q, k.transpose(1, 2)).mul_(scale)
+        if hidden is not None:
+            scores.masked_fill_(hidden, float('-inf'))
+        return torch.matmul(torch.softmax(scores, dim=-1), v)
+    return run
+
+
+def _attention_vendor(t, s):
+    import torch
+    import torch.nn.functional as F
+    # (1, BH, S, D): SDPA's fused kernels take batch and heads as leading
+    # dimensions; the views cost nothing.
+    q, k, v = (t[x].unsqueeze(0) for x in ('q', 'k', 'v'))
+    causal, scale = s['causal'] != 0, s['scale']
+    fn = (lambda: F.scaled_dot_product_attention(
+        q, k, v, is_causal=causal, scale=scale).squeeze(0))
+    try:
+        from torch.nn.attention import SDPBackend
+        choice = torch._fused_sdp_choice(q, k, v, None, 0.0, causal, scale)
+        backend = SDPBackend(choice).name
+    except Exception:  # a private function: the note says it is unknown
+        backend = 'not reported'
+    fn.note = ('vendor: F.scaled_dot_product_attention, backend %s' %
+               backend)
+    return fn
+
+
+def _attention_flops(d):
+    # 4 S^2 D per slice, halved when causal (C = 1 + causal): FlashAttention's
+    # count, so rates compare with published ones.
+    return lambda z: 4 * z['BH'] * z['S'] * z['S'] * d // z['C']
+
+
+def _attention_sizes(slices):
+    """(BH, S) at 1k, 4k and 16k, each without and with the causal mask."""
+    out = []
+    for bh, n in zip(slices, (1024, 4096, 16384)):
+        out += [{'BH': bh, 'S': n, 'C': 1}, {'BH': bh, 'S': n, 'C': 2}]
+    return out
+
+
+def _attention_workload(d, slices):
+    return Workload(
+        'attention_d%d' % d, _attention_sizes(slices),
+        {'q': ('uniform', -1, 1), 'k': ('uniform', -1, 1),
+         'v': ('uniform', -1, 1)}, ['o'],
+        'flops', _attention_flops(d), _attention_ref, _attention_op,
+        (2e-3, 2e-3), memory_bound=False, peak='f16_tensor',
+        note='f16 Q, K, V, O; C = 1 + causal',
+        torch_name='softmax(Q K^T * scale [+ mask]) V, f16, eager',
+        vendor_op=_attention_vendor,
+        vendor_name='torch.nn.functional.scaled_dot_product_attention')
+
+
 _STENCIL_W = (0.4, 0.2, 0.07, 0.03)
 
 
@@ -264,11 +409,13 @@ def _tma_op(t, s):
 WORKLOADS = {w.name: w for w in [
     Workload('vadd', _pow2(20, 24, 28),
              {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
-             'bytes', lambda z: 12 * z['N'], _vadd_ref, _vadd_op, (0, 0)),
+             'bytes', lambda z: 12 * z['N'], _vadd_ref, _vadd_op, (0, 0),
+             torch_name='torch.add(a, b, out=c)'),
     Workload('saxpy', _pow2(20, 24, 28),
              {'x': ('uniform', -1, 1), 'y': ('uniform', -1, 1)}, ['y'],
              'bytes', lambda z: 12 * z['N'], _saxpy_ref, _saxpy_op,
-             (1e-6, 1e-6)),
+             (1e-6, 1e-6),
+             torch_name='y.add_(x, alpha=alpha)'),
     Workload('bias_gelu_dropout',
              [{'M': 4096, 'N': 1024}, {'M': 8192, 'N': 4096},
               {'M': 16384, 'N': 8192}],
@@ -276,31 +423,36 @@ WORKLOADS = {w.name: w for w in [
               'mask': ('bernoulli', 0.9)}, ['out'],
              'bytes', lambda z: 9 * z['M'] * z['N'] + 4 * z['N'],
              _gelu_ref, _gelu_op, (1e-5, 1e-6),
-             note='PyTorch: gelu(x + bias) * keep * scale, eager'),
+             note='PyTorch: gelu(x + bias) * keep * scale, eager',
+             torch_name='F.gelu(x + bias) * keep * scale'),
     Workload('softmax',
              [{'M': 32768, 'N': 1024}, {'M': 8192, 'N': 4096},
               {'M': 4096, 'N': 8192}],
              {'x': ('normal', 0, 2)}, ['y'],
              'bytes', lambda z: 8 * z['M'] * z['N'], _softmax_ref,
-             _softmax_op, (1e-5, 1e-7)),
+             _softmax_op, (1e-5, 1e-7),
+             torch_name='torch.softmax'),
     Workload('layernorm',
              [{'M': 32768, 'N': 1024}, {'M': 8192, 'N': 4096},
               {'M': 4096, 'N': 8192}],
              {'x': ('uniform', -1, 1), 'gamma': ('uniform', -1, 1),
               'beta': ('uniform', -1, 1)}, ['y'],
              'bytes', lambda z: 8 * z['M'] * z['N'] + 8 * z['N'],
-             _layernorm_ref, _layernorm_op, (1e-4, 1e-5)),
+             _layernorm_ref, _layernorm_op, (1e-4, 1e-5),
+             torch_name='F.layer_norm'),
     Workload('reduce_sum', _reduce_sizes(20, 24, 28),
              {'in': ('uniform', -1, 1)}, ['partial'],
              'bytes', lambda z: 4 * z['N'], _reduce_ref, _reduce_op, None,
              compare=_reduce_compare,
-             note='first stage (G partial sums); PyTorch: torch.sum'),
+             note='first stage (G partial sums); PyTorch: torch.sum',
+             torch_name='torch.sum'),
     Workload('transpose',
              [{'R': 2048, 'C': 2048}, {'R': 8192, 'C': 8192},
               {'R': 16384, 'C': 8192}],
              {'in': ('uniform', -1, 1)}, ['out'],
              'bytes', lambda z: 8 * z['R'] * z['C'], _transpose_ref,
-             _transpose_op, (0, 0)),
+             _transpose_op, (0, 0),
+             torch_name='out.copy_(x.t())'),
     Workload('sgemm',
              [{'M': 1024, 'N': 1024, 'K': 1024},
               {'M': 2048, 'N': 2048, 'K': 2048},
@@ -308,7 +460,9 @@ WORKLOADS = {w.name: w for w in [
              {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1)}, ['c'],
              'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _gemm_ref,
              _sgemm_op, (1e-4, 2e-4), memory_bound=False,
-             note='f32 (no TF32) on all four paths'),
+             note='f32 (no TF32) on every path',
+             torch_name='torch.matmul (cuBLAS)', vendor_op=_sgemm_vendor,
+             vendor_name='torch.matmul (cuBLAS, f32, no TF32)'),
     Workload('hgemm',
              [{'M': 1024, 'N': 1024, 'K': 1024},
               {'M': 2048, 'N': 2048, 'K': 2048},
@@ -317,30 +471,52 @@ WORKLOADS = {w.name: w for w in [
              'flops', lambda z: 2 * z['M'] * z['N'] * z['K'], _gemm_ref,
              _hgemm_op, (1e-3, 1e-3), memory_bound=False, peak='f16_tensor',
              note='f16 inputs, f32 accumulation; C in f32 on the NVPTX, '
-                  'selected and Triton paths, in f16 for PyTorch (torch.mm, '
-                  'cuBLAS)'),
+                  'object 0 and Triton paths, in f16 for PyTorch (torch.mm, '
+                  'cuBLAS)',
+             torch_name='torch.mm (cuBLAS, f16 C)', vendor_op=_hgemm_vendor,
+             vendor_name='torch.mm(out_dtype=float32) (cuBLAS)'),
+    Workload('hgemm_bias_relu_f16',
+             [{'M': 2048, 'N': 2048, 'K': 2048},
+              {'M': 4096, 'N': 4096, 'K': 4096},
+              {'M': 8192, 'N': 8192, 'K': 8192}],
+             {'a': ('uniform', -1, 1), 'b': ('uniform', -1, 1),
+              'bias': ('uniform', -1, 1)}, ['c'],
+             'flops', lambda z: 2 * z['M'] * z['N'] * z['K'],
+             _gemm_bias_relu_ref, _gemm_bias_relu_op, (2e-3, 2e-3),
+             memory_bound=False, peak='f16_tensor',
+             note='f16 in and out, f32 accumulation',
+             torch_name='torch.addmm(bias, A, B).relu_() (cuBLAS + ReLU)',
+             vendor_op=_gemm_bias_relu_vendor,
+             vendor_name='torch._addmm_activation (cuBLASLt epilogue)'),
+    _attention_workload(64, (128, 16, 4)),
+    _attention_workload(128, (64, 8, 2)),
     Workload('gemv_i8',
              [{'M': 4096, 'K': 4096}, {'M': 16384, 'K': 16384},
               {'M': 32768, 'K': 16384}],
              {'a': ('randint', -128, 127), 'x': ('randint', -128, 127)},
              ['y'], 'bytes',
              lambda z: z['M'] * z['K'] + z['K'] + 4 * z['M'], _gemv_i8_ref,
-             _gemv_i8_op, (0, 0)),
+             _gemv_i8_op, (0, 0),
+             torch_name='torch._int_mm (cuBLASLt int8)'),
     Workload('stencil1d', _pow2(20, 24, 28),
              {'in': ('uniform', -1, 1)}, ['out'],
              'bytes', lambda z: 8 * z['N'], _stencil_ref, _stencil_op,
-             (1e-6, 1e-6), note='PyTorch: conv1d (no boundary copy)'),
+             (1e-6, 1e-6), note='PyTorch: conv1d (no boundary copy)',
+             torch_name='F.conv1d'),
     Workload('histogram', _pow2(20, 24, 28),
              {'in': ('randint32',), 'bins': ('zeros',)}, ['bins'],
              'bytes', lambda z: 4 * z['N'], _histogram_ref, _histogram_op,
-             (0, 0), note='PyTorch: bincount(x & 255)'),
+             (0, 0), note='PyTorch: bincount(x & 255)',
+             torch_name='torch.bincount'),
     Workload('scale_add_relu_f16', _pow2(20, 24, 28),
              {'x': ('uniform', -2, 2), 'y': ('uniform', -2, 2)}, ['out'],
-             'bytes', lambda z: 6 * z['N'], _f16_ref, _f16_op, (1e-3, 1e-3)),
+             'bytes', lambda z: 6 * z['N'], _f16_ref, _f16_op, (1e-3, 1e-3),
+             torch_name='torch.add(y, x, alpha=alpha).relu_()'),
     Workload('tma_affine', _pow2(20, 24, 28),
              {'x': ('uniform', -1, 1)}, ['out'],
              'bytes', lambda z: 8 * z['N'], _tma_ref, _tma_op,
-             (1e-6, 1e-6)),
+             (1e-6, 1e-6),
+             torch_name='torch.mul(x, alpha).add_(beta)'),
 ]}
 
 
