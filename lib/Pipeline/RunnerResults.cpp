@@ -12,6 +12,7 @@
 
 #include "llmptx/Runtime/Results.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -145,17 +146,25 @@ llmptx::runBundles(const std::vector<std::string> &bundlePaths,
   if (!shell)
     return shell.takeError();
   std::string command = std::move(*shell);
-  llvm::SmallString<256> resultsPath(workDir);
+  // The results and the log go to a folder of this call's own, removed
+  // after reading: `workDir` may be the user's emit-bundles folder, whose
+  // results.json or runner.log must not be replaced.
+  (void)workDir;
+  llvm::SmallString<256> privateDir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("llmptx-runner", privateDir))
+    return runnerError("cannot make a folder for the runner's results: " +
+                       ec.message());
+  llvm::SmallString<256> resultsPath(privateDir);
   llvm::sys::path::append(resultsPath, "results.json");
-  llvm::SmallString<256> logPath(workDir);
+  llvm::SmallString<256> logPath(privateDir);
   llvm::sys::path::append(logPath, "runner.log");
+  auto removePrivate = llvm::make_scope_exit(
+      [&] { llvm::sys::fs::remove_directories(privateDir); });
   for (const std::string &path : bundlePaths)
     command += " " + shellQuote(path);
   command += " -o " + shellQuote(resultsPath);
 
-  // The redirection opens runner.log by name; a symlink planted there must
-  // not have its target truncated.
-  llvm::sys::fs::remove(logPath);
   llvm::StringRef args[] = {"/bin/sh", "-c", command};
   std::optional<llvm::StringRef> redirects[] = {
       std::nullopt, llvm::StringRef(logPath), llvm::StringRef(logPath)};

@@ -23,7 +23,9 @@ namespace llmptx {
 /// that gets the bundle paths and `-o RESULTS` appended) or, when empty, the
 /// llmptx-runner next to this executable or on PATH. Returns the results
 /// JSON; the error says why there are none (no runner, no GPU, a failure,
-/// with what the runner printed).
+/// with what the runner printed). The results file and the runner's log
+/// live in a temporary folder of the call's own, never in `workDir` (the
+/// bundles' folder, which may be the user's emit-bundles folder).
 llvm::Expected<std::string>
 runBundles(const std::vector<std::string> &bundlePaths,
            llvm::StringRef runnerCommand, llvm::StringRef workDir);
