@@ -204,6 +204,14 @@ def _driver():
     return driver
 
 
+def _has_old_cuda_python() -> bool:
+    try:
+        from cuda import cuda  # noqa: F401 (cuda-python before 12.6)
+    except ImportError:
+        return False
+    return True
+
+
 def _check(result, what):
     err = result[0] if isinstance(result, tuple) else result
     if int(err) != 0:
@@ -749,6 +757,15 @@ def _main(argv: Optional[List[str]]) -> int:
                  if not args.kernel or k['name'] in args.kernel]), problems))
         return 1 if problems else 0
 
+    for module, what in (('torch', 'torch'),
+                         ('cuda.bindings.driver', 'cuda-python')):
+        try:
+            __import__(module)
+        except ImportError:
+            if module == 'cuda.bindings.driver' and _has_old_cuda_python():
+                continue
+            raise ToolError('the benchmark needs %s (and a GPU); --dry-run '
+                            'and --from-json need neither' % what, 2)
     env, rows = run_gpu(manifest, args)
     command = 'llmptx-suite-bench ' + ' '.join(
         a for a in (argv if argv is not None else sys.argv[1:]))
