@@ -3,7 +3,7 @@
 //! does: The online softmax of one 64 x 128 score tile held in a wgmma accumulator fragment (two rows per thread): optional masking to -inf, the running row maximum over the thread's values and its quad (shuffles xor 1, 2), exp2 of the scaled scores (p, unnormalised), the per-thread partial row sums and the rescale factors alpha of O
 //! chips: sm_90a
 //! ptx: 8.0
-//! needs: ex2(x) (asm ex2.approx.ftz.f32, answer lines 266-270) and is_masked (lines 194-196) from the same answer; scores raw, the scale applied in the exponent as sl2 = scale * log2(e); approximate exp2 is within the proof's tolerance (rel and abs 2e-3 against the reference's math.exp) -- check the kernel's tolerance; m starts at -inf and l at 0; a row whose maximum is still -inf uses 0 as its base, so no inf - inf; l is reduced over the quad once, at the end
+//! needs: ex2 (attn-wgmma-helpers) and is_masked (answer lines 194-196); scores raw, the scale applied in the exponent as sl2 = scale * log2(e); approximate exp2 is within the proof's tolerance (rel and abs 2e-3 against the reference's math.exp) -- check the kernel's tolerance; m starts at -inf and l at 0; a row whose maximum is still -inf uses 0 as its base, so no inf - inf; l is reduced over the quad once, at the end
 //! requires: warps
 //! ops: attention, softmax, exp, max, warp
 //! reads: s (scores of the tile), m, l (running max and partial sum of rows row0, row0 + 8), sl2, row0, col0, S, causal

@@ -3,7 +3,7 @@
 //! does: P (f32 in the wgmma accumulator layout) converted to the f16 A-operand register fragments of the next wgmma (four f16x2 per k16 step, the m16n8k16 A layout per warp), and the rescale of O's two rows by alpha
 //! chips: sm_90a
 //! ptx: 8.0
-//! needs: pack_half2 (answer lines 271-274: __floats2half2_rn, low half = first); BN = 128 keys per tile; the accumulator layout of wgmma-m64n256k16 (n8 block i holds columns 8 i .. 8 i + 7), so k step kk takes blocks 2 kk and 2 kk + 1
+//! needs: pack_half2 (attn-wgmma-helpers); BN = 128 keys per tile; the accumulator layout of wgmma-m64n256k16 (n8 block i holds columns 8 i .. 8 i + 7), so k step kk takes blocks 2 kk and 2 kk + 1
 //! requires: nothing
 //! ops: attention, softmax, matmul, mma
 //! reads: s (p), o, alpha

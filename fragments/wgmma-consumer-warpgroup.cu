@@ -9,7 +9,7 @@
 //! reads: base, fullBar, emptyBar, numTiles, tilesM, tilesN, kTiles, wg, tid, kSetMaxNReg
 //! writes: d[128] (the warpgroup's 64 x 256 f32 accumulators), arrivals on empty[s]
 //! defines: cw, warp, lane, s, phase, d, t, tm, tn, prev, kt, sa, da, db, kk
-//! adapt: BN 128: m64n128k16, 64 accumulators, B + 2048 bytes per k16 step still; one consumer warpgroup: empty count 4 and no cw offset; bf16: only the wgmma type; wait_group 1 releases each stage one K step late, which is why the ring has 4 stages
+//! adapt: BN 128: m64n128k16, 64 accumulators, B + 2048 bytes per k16 step still; one consumer warpgroup: empty count 4 and no cw offset; bf16: only the wgmma type; wait_group 1 releases each stage one K step late, so with S stages the producer runs at most S - 2 steps ahead of the MMAs in flight
 //! proof: hgemm_tma (fragments/proofs/hgemm_tma.txt, lines 348-394)
   // ---------------- consumer warpgroups ----------------
   if (kSetMaxNReg)

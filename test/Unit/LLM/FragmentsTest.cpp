@@ -153,4 +153,63 @@ TEST(Fragments, SelectionByOpsTypesChipAndPurpose) {
           .empty());
 }
 
+TEST(Fragments, CudaPromptsListCudaFragmentsAndAttentionIsAKind) {
+  auto cuda = [](std::string name, std::set<std::string> ops) {
+    Fragment result = fragment(std::move(name), std::move(ops), {"sm_90a"});
+    result.language = llmptx::ptx::FragmentLanguage::CUDA;
+    result.text = "__device__ void f() {}\n";
+    return result;
+  };
+  std::vector<Fragment> library = {
+      fragment("wgmma-ptx", {"matmul", "mma", "f16"}, {"sm_90a"}),
+      cuda("tma-gemm", {"matmul", "mma", "tma"}),
+      cuda("softmax-tile", {"attention", "softmax", "exp", "max"})};
+  std::set<std::string> gemm = {"matmul", "mma", "f16", "f32"};
+  std::set<std::string> attention = {"matmul",  "mma",       "exp", "max",
+                                     "softmax", "attention", "f16", "f32"};
+  // Each language lists its own fragments only.
+  EXPECT_EQ(listed(renderFragments(library, "sm_90a", gemm, 6000)),
+            (std::vector<std::string>{"wgmma-ptx"}));
+  std::string section = renderFragments(library, "sm_90a", gemm, 6000,
+                                        llmptx::ptx::FragmentLanguage::CUDA);
+  EXPECT_EQ(listed(section), (std::vector<std::string>{"tma-gemm"}));
+  EXPECT_NE(section.find("```cuda\n__device__ void f() {}\n```"),
+            std::string::npos);
+  // An attention fragment is for attention kernels only, however many words
+  // it shares with a GEMM or a softmax; an attention kernel lists it first.
+  EXPECT_EQ(listed(renderFragments(library, "sm_90a",
+                                   {"reduction", "exp", "max", "softmax"}, 6000,
+                                   llmptx::ptx::FragmentLanguage::CUDA)),
+            (std::vector<std::string>{}));
+  EXPECT_EQ(listed(renderFragments(library, "sm_90a", attention, 6000,
+                                   llmptx::ptx::FragmentLanguage::CUDA)),
+            (std::vector<std::string>{"softmax-tile", "tma-gemm"}));
+  // CUDA fragments run on sm_90a only: an sm_90 CUDA prompt lists none.
+  EXPECT_TRUE(renderFragments(library, "sm_90", gemm, 6000,
+                              llmptx::ptx::FragmentLanguage::CUDA)
+                  .empty());
+}
+
+TEST(Fragments, AttentionIsAMatmulUnderExpAndMax) {
+  std::set<std::string> ops = kernelOps(R"(
+    %m = scf.for %j = %c0 to %n step %c1 iter_args(%mx = %ninf) -> (f32) {
+      %dot = scf.for %d = %c0 to %cD step %c1 iter_args(%t = %zero) -> (f32) {
+        %a = memref.load %q[%bh, %row, %d] : memref<?x?x64xf16>
+        %b = memref.load %k[%bh, %j, %d] : memref<?x?x64xf16>
+        %p = arith.mulf %a, %b : f16
+        scf.yield %p : f32
+      }
+      %nm = arith.maximumf %mx, %dot : f32
+      %w = math.exp %nm : f32
+      scf.yield %nm : f32
+    })");
+  EXPECT_TRUE(ops.count("attention"));
+  EXPECT_TRUE(ops.count("matmul"));
+  // A softmax (no products of two matrices) and a GEMM (no exp) are not.
+  EXPECT_FALSE(kernelOps("%r = scf.for %i = %a to %b step %c iter_args(%s = "
+                         "%z) -> (f32) {\n math.exp arith.maximumf }")
+                   .count("attention"));
+  EXPECT_FALSE(kernelOps("linalg.matmul arith.maximumf").count("attention"));
+}
+
 } // namespace

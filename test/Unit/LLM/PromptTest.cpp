@@ -156,4 +156,33 @@ TEST(PromptTest, ImproveShowsACudaIncumbentsSource) {
   EXPECT_NE(user.find("in one ```ptx block"), std::string::npos);
 }
 
+TEST(PromptTest, CudaPromptsListCudaFragmentsElsePtxOnes) {
+  KernelSpec spec = vecaddSpec();
+  spec.cudaPrototype = "extern \"C\" __global__ void vecadd(float *arg0)";
+  spec.fragments = "### ptx-piece: x\n```ptx\nret;\n```";
+  // Without CUDA fragments a CUDA prompt lists the PTX ones, as before.
+  Prompt before = renderOptimizePrompt(spec, "", SourceLanguage::CUDA);
+  EXPECT_EQ(before.templateVersion, "llmptx-optimize-v1+cuda-v1+fragments-v1");
+  EXPECT_NE(before.messages[1].content.find("## Proven PTX fragments\n"),
+            std::string::npos);
+  spec.cudaFragments = "### cuda-piece: y\n```cuda\nint y;\n```";
+  Prompt cuda = renderOptimizePrompt(spec, "", SourceLanguage::CUDA);
+  EXPECT_EQ(cuda.templateVersion,
+            "llmptx-optimize-v1+cuda-v1+cuda-fragments-v1");
+  const std::string &user = cuda.messages[1].content;
+  EXPECT_NE(user.find("## Proven CUDA fragments\n### cuda-piece"),
+            std::string::npos);
+  EXPECT_EQ(user.find("ptx-piece"), std::string::npos);
+  Incumbent reference;
+  EXPECT_NE(renderImprovePrompt(spec, reference, 1, SourceLanguage::CUDA)
+                .messages[1]
+                .content.find("## Proven CUDA fragments"),
+            std::string::npos);
+  // A PTX prompt never lists CUDA fragments: it is the prompt it was.
+  KernelSpec withoutCuda = spec;
+  withoutCuda.cudaFragments.clear();
+  EXPECT_EQ(renderOptimizePrompt(spec, "").hash(),
+            renderOptimizePrompt(withoutCuda, "").hash());
+}
+
 } // namespace

@@ -92,4 +92,75 @@ TEST(Fragment, RequirementsAgainstStatedFacts) {
             "the kernel states no buffer alignment");
 }
 
+constexpr const char *MbarInit =
+    "//! name: mbar-init\n//! language: cuda\n//! does: init\n"
+    "//! chips: sm_90a\n//! ptx: 8.0\n//! ops: tma\n//! requires: block 384\n"
+    "//! proof: hgemm_tma (fragments/proofs/hgemm_tma.txt)\n"
+    "__device__ void mbar_init(unsigned bar, unsigned count) {\n"
+    "  asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" ::\"r\"(bar), "
+    "\"r\"(count));\n"
+    "}\n";
+
+TEST(Fragment, CudaFragmentsAreDotCuFilesFoundByTheirLines) {
+  llvm::Expected<Fragment> fragment = parseFragment(MbarInit, "mbar-init.cu");
+  ASSERT_TRUE(bool(fragment)) << llvm::toString(fragment.takeError());
+  EXPECT_EQ(fragment->language, FragmentLanguage::CUDA);
+  // The language and the file name agree, or it is an error.
+  llvm::Expected<Fragment> asPtx = parseFragment(MbarInit, "mbar-init.ptx");
+  ASSERT_FALSE(bool(asPtx));
+  EXPECT_EQ(llvm::toString(asPtx.takeError()),
+            "mbar-init.ptx: a CUDA fragment (language: cuda) is a .cu file");
+  llvm::Expected<Fragment> unnamed = parseFragment(
+      "//! name: x\n//! chips: sm_90a\n//! ops: tma\nint x;\n", "x.cu");
+  ASSERT_FALSE(bool(unnamed));
+  EXPECT_EQ(llvm::toString(unnamed.takeError()),
+            "x.cu: a .cu fragment needs 'language: cuda'");
+  llvm::Expected<Fragment> other =
+      parseFragment("//! name: x\n//! language: rust\n", "x.cu");
+  ASSERT_FALSE(bool(other));
+  EXPECT_EQ(llvm::toString(other.takeError()),
+            "x.cu:2: language: expected ptx or cuda, got 'rust'");
+
+  // Found re-indented, at its lines; not when a line differs.
+  std::vector<Fragment> library = {*fragment};
+  std::string source =
+      "#include <cuda_fp16.h>\n"
+      "  __device__ void mbar_init(unsigned bar, unsigned count) {\n"
+      "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" "
+      "::\"r\"(bar), \"r\"(count));\n"
+      "  }\n"
+      "extern \"C\" __global__ void k() {}\n";
+  std::vector<CudaFragmentUse> uses = findCudaFragmentUses(source, library);
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].firstLine, 2u);
+  EXPECT_EQ(uses[0].lastLine, 4u);
+  std::string changed = source;
+  changed.replace(changed.find("b64"), 3, "b32");
+  EXPECT_TRUE(findCudaFragmentUses(changed, library).empty());
+  // A PTX module never runs a CUDA fragment, whatever its text.
+  ParseResult parsed = parsePtx(".version 8.0\n.target sm_90a\n"
+                                ".address_size 64\n.entry k()\n{\nret;\n}\n");
+  EXPECT_TRUE(findFragmentUses(parsed.module, library).empty());
+
+  // The chip and the requirements against the facts.
+  std::vector<Diagnostic> onSm90 =
+      checkCudaFragmentUses(source, library, "sm_90", nullptr);
+  ASSERT_EQ(onSm90.size(), 2u);
+  EXPECT_EQ(onSm90[0].code, "fragment-use");
+  EXPECT_EQ(onSm90[0].message,
+            "lines 2-4 are fragment 'mbar-init' (proven in hgemm_tma); "
+            "requires block 384 (not checked: no kernel facts given)");
+  EXPECT_EQ(onSm90[1].code, "fragment-chip");
+  KernelLaunchFacts facts;
+  facts.blockThreads = 256;
+  std::vector<Diagnostic> small =
+      checkCudaFragmentUses(source, library, "sm_90a", &facts);
+  ASSERT_EQ(small.size(), 2u);
+  EXPECT_EQ(small[1].message, "fragment 'mbar-init' requires 'block 384': "
+                              "the kernel runs 256 threads per block");
+  facts.blockThreads = 384;
+  EXPECT_EQ(checkCudaFragmentUses(source, library, "sm_90a", &facts).size(),
+            1u);
+}
+
 } // namespace
