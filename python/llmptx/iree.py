@@ -541,7 +541,13 @@ def read_harness(path: str) -> Dict[str, Any]:
 # ----------------------------------------------------------------------------
 
 def find_iree_compile(given: Optional[str]) -> str:
-    candidates = [given, os.environ.get('LLMPTX_IREE_COMPILE'),
+    """--iree-compile as given (an error when it is not an executable file,
+    never another compiler in its place), else the first one found."""
+    if given:
+        if not (os.path.isfile(given) and os.access(given, os.X_OK)):
+            raise Error('--iree-compile %s: not an executable file' % given)
+        return given
+    candidates = [os.environ.get('LLMPTX_IREE_COMPILE'),
                   os.path.join(sys.prefix, 'bin', 'iree-compile'),
                   shutil.which('iree-compile')]
     for candidate in candidates:
