@@ -72,8 +72,7 @@ Validation llmptx::validateCandidate(std::string &ptxText,
     return {AttemptStatus::LintOk, {}};
   }
 
-  ptx::CompileResult compiled =
-      ptx::compilePtx(ptxText, settings.chip, *settings.toolkit);
+  ptx::CompileResult compiled = compileChecked(ptxText, settings);
   candidate.compiler = compiled.tool;
   if (!compiled.ok) {
     std::vector<std::string> lines = formatErrors(compiled.diagnostics);
@@ -443,6 +442,13 @@ void llmptx::continueSample(const KernelDescription &kernel,
   }
   runRounds(kernel, std::move(prompt), outcome.nextRound, sample, provider,
             settings, outcome);
+}
+
+ptx::CompileResult llmptx::compileChecked(llvm::StringRef ptxText,
+                                          const SearchSettings &settings) {
+  if (settings.cache)
+    return settings.cache->compile(ptxText, settings.chip, *settings.toolkit);
+  return ptx::compilePtx(ptxText, settings.chip, *settings.toolkit);
 }
 
 std::string llmptx::resourcesText(const std::vector<ptx::ResourceReport> &all,

@@ -18,6 +18,7 @@
 #include "llmptx/PTX/CompileCheck.h"
 #include "llmptx/PTX/CudaSource.h"
 #include "llmptx/Pipeline/SettingEnums.h"
+#include "llmptx/Pipeline/VerificationCache.h"
 
 #include <functional>
 #include <optional>
@@ -37,6 +38,8 @@ struct SearchSettings {
   /// The checks asked for; Compile needs `toolkit`.
   CheckLevel level = CheckLevel::Compile;
   std::optional<ptx::CudaToolkit> toolkit;
+  /// Compile verdicts already known (null: every check runs).
+  VerificationCache *cache = nullptr;
   llm::SamplingParams sampling;
   std::string model;
   /// Receives progress lines ("@vadd sample 1 round 0: ptxas ok").
@@ -82,6 +85,11 @@ struct Validation {
 Validation validateCandidate(std::string &ptxText, const ptx::AbiContract &abi,
                              const SearchSettings &settings,
                              Candidate &candidate);
+
+/// ptx::compilePtx of `ptxText` for the settings' chip and toolkit, through
+/// the verification cache when there is one.
+ptx::CompileResult compileChecked(llvm::StringRef ptxText,
+                                  const SearchSettings &settings);
 
 /// "registers 32, spill stores 0, ..., barriers 1" of `entry` in `reports`
 /// (ptxas -v), or "" when it is not there.

@@ -96,11 +96,11 @@ void PipelineDriver::runStages() {
 static llvm::Expected<std::string>
 composeSlot(const std::string &referencePtx,
             const std::vector<KernelReplacement> &parts,
-            const SearchSettings &checks, llvm::StringRef chip) {
+            const SearchSettings &checks) {
   llvm::Expected<std::string> composed = composePtxModule(referencePtx, parts);
   if (!composed || parts.empty() || !checks.toolkit)
     return composed;
-  ptx::CompileResult check = ptx::compilePtx(*composed, chip, *checks.toolkit);
+  ptx::CompileResult check = compileChecked(*composed, checks);
   if (check.ok)
     return composed;
   return llvm::createStringError(
@@ -136,8 +136,7 @@ ComposedSlots PipelineDriver::composeSlots(const std::string &referencePtx) {
   std::vector<KernelWork> &work = stages->work();
   const SearchSettings &checks = stages->checks();
   llvm::Expected<std::string> selected =
-      composeSlot(referencePtx, slotParts(work, /*alternate=*/false), checks,
-                  settings.chip);
+      composeSlot(referencePtx, slotParts(work, /*alternate=*/false), checks);
   if (selected) {
     slots.selected = std::move(*selected);
   } else {
@@ -159,7 +158,7 @@ ComposedSlots PipelineDriver::composeSlots(const std::string &referencePtx) {
   if (slots.anySelected || alternateParts.empty())
     return slots;
   if (llvm::Expected<std::string> alternate =
-          composeSlot(referencePtx, alternateParts, checks, settings.chip)) {
+          composeSlot(referencePtx, alternateParts, checks)) {
     slots.alternate = std::move(*alternate);
     slots.alternateIsLLM = true;
     alternateIsLLM = true;
@@ -193,6 +192,9 @@ bool PipelineDriver::settle() {
           if (warned.insert(warning).second)
             hooks.warning("llmgen: @" + item.description->name + ": " +
                           oneLine(warning));
+  if (VerificationCache *cache = stages->verificationCache())
+    for (const std::string &warning : cache->takeWarnings())
+      hooks.warning("llmgen: " + oneLine(warning));
 
   bool accepted = true;
   for (const KernelWork &item : work()) {
@@ -269,6 +271,15 @@ void PipelineDriver::writeReport(llvm::json::Array records) const {
       {"reason", setReason()}};
   if (alternateIsLLM.has_value())
     setRecord["alternate"] = *alternateIsLLM ? "llm" : referenceKind;
+  if (VerificationCache *cache =
+          stages ? stages->verificationCache() : nullptr) {
+    VerificationCacheCounts counts = cache->counts();
+    setRecord["verification_cache"] =
+        llvm::json::Object{{"compile_hits", counts.compileHits},
+                           {"compile_misses", counts.compileMisses},
+                           {"bundle_hits", counts.bundleHits},
+                           {"bundle_misses", counts.bundleMisses}};
+  }
   std::string error = appendToReport(settings.report, settings.reportRecord(),
                                      std::move(setRecord), std::move(records));
   if (!error.empty())

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <map>
 
 using namespace llmptx;
 
@@ -27,9 +28,9 @@ static std::atomic<bool> saidNoDevice{false};
 
 ExecutionVerifier::ExecutionVerifier(
     const PipelineSettings &settings, llvm::StringRef setName,
-    std::function<void(const llvm::Twine &)> remark)
+    std::function<void(const llvm::Twine &)> remark, VerificationCache *cache)
     : settings(settings), setName(untrusted::fileNameComponent(setName.str())),
-      remark(std::move(remark)) {
+      remark(std::move(remark)), cache(cache) {
   if (!writesBundles())
     return;
   if (!settings.emitBundles.empty()) {
@@ -38,11 +39,7 @@ ExecutionVerifier::ExecutionVerifier(
       directoryError = "cannot create " + directory + ": " + ec.message();
     return;
   }
-  llvm::SmallString<256> temporary;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("llmgen-" + setName, temporary))
-    directoryError = "cannot create a temporary directory: " + ec.message();
-  directory = temporary.str().str();
+  // Otherwise a temporary directory, made by the first verification run.
 }
 
 ExecutionVerifier::~ExecutionVerifier() {
@@ -51,28 +48,45 @@ ExecutionVerifier::~ExecutionVerifier() {
     llvm::sys::fs::remove_directories(directory);
 }
 
-llvm::Expected<std::string>
-ExecutionVerifier::writeBundle(const runtime::VerificationBundle &bundle,
-                               llvm::StringRef suffix) {
+llvm::Error ExecutionVerifier::writeBundle(const PendingBundle &bundle) {
   if (!directoryError.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    directoryError);
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(
-      path, setName + "." + untrusted::fileNameComponent(bundle.kernel) +
-                suffix.str() + ".bundle.json");
-  if (auto problem = llmptx::untrusted::writeFileAtomically(
-          path.str().str(), runtime::writeBundleJson(bundle)))
+  if (auto problem =
+          llmptx::untrusted::writeFileAtomically(bundle.path, bundle.json))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot write " + path.str().str() + ": " +
+                                   "cannot write " + bundle.path + ": " +
                                        *problem);
-  return path.str().str();
+  return llvm::Error::success();
+}
+
+void ExecutionVerifier::applyResultsTo(
+    llvm::StringRef resultsJson, const std::vector<KernelWork *> &kernels) {
+  llvm::Expected<runtime::VerificationResults> parsed =
+      readResults(resultsJson);
+  if (!parsed) {
+    std::string message = llvm::toString(parsed.takeError());
+    for (KernelWork *kernel : kernels)
+      kernel->execNote = message;
+    return;
+  }
+  for (KernelWork *kernel : kernels)
+    if (llvm::Error error =
+            applyResults(*parsed, kernel->description->name, kernel->candidates,
+                         &kernel->referenceMeasurements))
+      kernel->execNote = llvm::toString(std::move(error));
 }
 
 bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
                                bool remarkMissing) {
-  std::vector<std::string> bundlePaths;
-  std::vector<KernelWork *> bundled;
+  if (directory.empty() && directoryError.empty()) {
+    llvm::SmallString<256> temporary;
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+            "llmgen-" + setName, temporary))
+      directoryError = "cannot create a temporary directory: " + ec.message();
+    directory = temporary.str().str();
+  }
+  std::vector<PendingBundle> pending;
   for (auto &[kernel, candidates] : batch) {
     llvm::Expected<runtime::VerificationBundle> bundle =
         buildBundle(*kernel->description, settings.chip, candidates);
@@ -84,16 +98,42 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
       continue;
     }
     bundle->timing.confirmAbove = settings.confirmAbove;
-    llvm::Expected<std::string> path = writeBundle(*bundle, suffix);
-    if (!path) {
-      kernel->execNote = llvm::toString(path.takeError());
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(
+        path, setName + "." + untrusted::fileNameComponent(bundle->kernel) +
+                  suffix.str() + ".bundle.json");
+    pending.push_back(
+        {kernel, path.str().str(), runtime::writeBundleJson(*bundle)});
+  }
+
+  // What the cache knows, on the GPU the runner reached last.
+  std::optional<VerificationDevice> device;
+  if (cache && wantsExecution())
+    device = cache->runnerDevice(settings.runner);
+  bool applied = false;
+  std::vector<std::string> bundlePaths;
+  std::map<std::string, std::string> bundleFiles;
+  std::vector<KernelWork *> bundled;
+  for (PendingBundle &bundle : pending) {
+    std::optional<std::string> cached;
+    if (cache && wantsExecution())
+      cached = cache->lookupBundle(bundle.json, device, bundle.path);
+    if (!cached || !settings.emitBundles.empty())
+      if (llvm::Error error = writeBundle(bundle)) {
+        bundle.kernel->execNote = llvm::toString(std::move(error));
+        continue;
+      }
+    if (cached) {
+      applyResultsTo(*cached, {bundle.kernel});
+      applied = true;
       continue;
     }
-    bundlePaths.push_back(*path);
-    bundled.push_back(kernel);
+    bundlePaths.push_back(bundle.path);
+    bundleFiles[bundle.path] = std::move(bundle.json);
+    bundled.push_back(bundle.kernel);
   }
   if (!wantsExecution() || bundlePaths.empty())
-    return false;
+    return applied;
   llvm::Expected<std::string> results =
       runBundles(bundlePaths, settings.runner, directory);
   if (!results) {
@@ -103,20 +143,11 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
     if (!saidNoDevice.exchange(true))
       remark("llmgen: verify=exec: " + message +
              "; candidates are verified at the compile level only");
-    return false;
+    return applied;
   }
-  llvm::Expected<runtime::VerificationResults> parsed = readResults(*results);
-  if (!parsed) {
-    std::string message = llvm::toString(parsed.takeError());
-    for (KernelWork *kernel : bundled)
-      kernel->execNote = message;
-    return true;
-  }
-  for (KernelWork *kernel : bundled)
-    if (llvm::Error error =
-            applyResults(*parsed, kernel->description->name, kernel->candidates,
-                         &kernel->referenceMeasurements))
-      kernel->execNote = llvm::toString(std::move(error));
+  if (cache)
+    cache->storeResults(settings.runner, *results, bundleFiles);
+  applyResultsTo(*results, bundled);
   return true;
 }
 

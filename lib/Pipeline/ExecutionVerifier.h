@@ -30,8 +30,11 @@ public:
   /// Bundles go to `emit-bundles`, else to a temporary directory removed
   /// with the verifier. `remark` says what the user should know (facts
   /// missing, no GPU); it is the verifier's only way out to MLIR.
+  /// `cache` (may be null) answers for bundles that ran before on the GPU
+  /// the runner reaches and keeps what the runner finds.
   ExecutionVerifier(const PipelineSettings &settings, llvm::StringRef setName,
-                    std::function<void(const llvm::Twine &)> remark);
+                    std::function<void(const llvm::Twine &)> remark,
+                    VerificationCache *cache = nullptr);
   ~ExecutionVerifier();
   ExecutionVerifier(const ExecutionVerifier &) = delete;
   ExecutionVerifier &operator=(const ExecutionVerifier &) = delete;
@@ -44,14 +47,25 @@ public:
   /// Writes one bundle per kernel of `batch` (file name suffix `suffix`)
   /// and, with verify=exec, runs them and copies the results into the
   /// candidates. A kernel that cannot be verified gets its execNote (and a
-  /// remark with `remarkMissing`). Returns whether the runner ran.
+  /// remark with `remarkMissing`). A bundle the cache knows on the GPU the
+  /// runner reached last is not run again (nor written, unless
+  /// emit-bundles asks for it). Returns whether results were applied.
   bool verify(const Batch &batch, llvm::StringRef suffix, bool remarkMissing);
 
 private:
-  /// Writes `bundle` into the bundle directory; returns its path.
-  llvm::Expected<std::string>
-  writeBundle(const runtime::VerificationBundle &bundle,
-              llvm::StringRef suffix);
+  /// One kernel's bundle of a verification run.
+  struct PendingBundle {
+    KernelWork *kernel;
+    std::string path;
+    std::string json;
+  };
+
+  /// Writes `bundle.json` to `bundle.path`; the error names the path.
+  llvm::Error writeBundle(const PendingBundle &bundle);
+  /// Reads `resultsJson` and copies each of `kernels`' results into its
+  /// candidates (or its execNote).
+  void applyResultsTo(llvm::StringRef resultsJson,
+                      const std::vector<KernelWork *> &kernels);
 
   bool wantsExecution() const {
     return settings.verification == VerifyLevel::Exec;
@@ -63,6 +77,7 @@ private:
   /// file name component (untrusted::fileNameComponent).
   std::string setName;
   std::function<void(const llvm::Twine &)> remark;
+  VerificationCache *cache;
   std::string directory;
   std::string directoryError;
 };

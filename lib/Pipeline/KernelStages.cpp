@@ -99,6 +99,11 @@ llvm::Error KernelStages::prepareChecks() {
   llvm::Expected<ptx::CudaToolkit> toolkit = ptx::findCudaToolkit(toolkitPath);
   std::string missing =
       toolkit ? std::string() : llvm::toString(toolkit.takeError());
+  if (settings.cache != llm::CacheMode::Off) {
+    cache =
+        std::make_unique<VerificationCache>(settings.cacheDir, settings.cache);
+    search.cache = cache.get();
+  }
   if (settings.verification == VerifyLevel::None) {
     search.level = CheckLevel::None;
   } else if (toolkit) {
@@ -144,8 +149,7 @@ llvm::Error KernelStages::prepareChecks() {
     facts.ptxIsa = ptxIsaOf(facts.parsed.module);
     // ptxas -v of the reference, for the optimization prompts.
     if (search.optimize && search.toolkit)
-      facts.resources =
-          ptx::compilePtx(ptx, settings.chip, *search.toolkit).resources;
+      facts.resources = compileChecked(ptx, search).resources;
     return facts;
   };
 
@@ -193,13 +197,14 @@ llvm::Error KernelStages::prepareChecks() {
       spec.fragments = llm::renderFragments(fragments, settings.chip, ops,
                                             llm::kFragmentBudgetBytes);
       if (search.language != Language::PTX)
-        spec.cudaFragments = llm::renderFragments(
-            fragments, settings.chip, ops, llm::kCudaFragmentBudgetBytes,
-            ptx::FragmentLanguage::CUDA);
+        spec.cudaFragments = llm::renderFragments(fragments, settings.chip, ops,
+                                                  llm::kCudaFragmentBudgetBytes,
+                                                  ptx::FragmentLanguage::CUDA);
     }
     item.samples.resize(settings.samples);
   }
-  verifier = std::make_unique<ExecutionVerifier>(settings, setName, remark);
+  verifier = std::make_unique<ExecutionVerifier>(settings, setName, remark,
+                                                 cache.get());
   return llvm::Error::success();
 }
 

@@ -55,6 +55,8 @@ public:
 
   std::vector<KernelWork> &work() { return items; }
   const SearchSettings &checks() const { return search; }
+  /// Verdicts reused from earlier builds (null with cache=off).
+  VerificationCache *verificationCache() const { return cache.get(); }
 
 private:
   void searchAll();
@@ -69,6 +71,7 @@ private:
   Remark remark;
 
   std::unique_ptr<llm::Provider> provider;
+  std::unique_ptr<VerificationCache> cache;
   SearchSettings search;
   std::unique_ptr<ExecutionVerifier> verifier;
   std::vector<KernelWork> items;

@@ -1,7 +1,8 @@
 // What a model answers is untrusted. An answer that quotes the API key
 // (here one holding '"' and '\', which JSON escapes) has it redacted before
-// anything keeps it: the repair request, the cache, the report and the
-// output module never hold the key, raw or escaped.
+// anything keeps it: the repair request, the cache (two answers, two
+// compile verdicts), the report and the output module never hold the key,
+// raw or escaped.
 // RUN: rm -rf %t && mkdir -p %t/answers %t/run
 // RUN: %python %S/Inputs/hostile_answers.py answers %S/Inputs/answers/repair %t/answers
 // RUN: env 'OPENAI_API_KEY=sk-q"u\o-secret-X1' LLMPTX_EXEC_COMMAND="%python -m llmptx.testing.scripted_model --answers %t/answers --log %t/requests.jsonl" \
@@ -9,7 +10,7 @@
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // REMARK: remark: llmgen: @vadd: selected the LLM kernel: select=llm: candidate s0r1
 // RUN: %python %S/Inputs/hostile_answers.py check 'sk-q"u\o-secret-X1' %t/run %t/requests.jsonl | FileCheck %s --check-prefix=CLEAN
-// CLEAN: 2 requests, 4 files: no key, raw or escaped
+// CLEAN: 2 requests, 6 files: no key, raw or escaped
 // RUN: FileCheck %s --check-prefix=REDACTED < %t/run/out.mlir
 // REDACTED: [REDACTED]
 
