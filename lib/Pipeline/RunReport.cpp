@@ -163,6 +163,34 @@ confirmationRecord(const runtime::Confirmation &confirmation) {
   return record;
 }
 
+/// Where a bundle ran, as the runner said (docs/ray.md); empty fields are
+/// left out.
+static llvm::json::Object
+placementRecord(const runtime::BundlePlacement &placement) {
+  llvm::json::Object record;
+  auto add = [&](llvm::StringRef key, const std::string &value) {
+    if (!value.empty())
+      record[key] = value;
+  };
+  add("hostname", placement.hostname);
+  add("node_id", placement.nodeId);
+  add("node_ip", placement.nodeIp);
+  if (placement.workerPid)
+    record["worker_pid"] = placement.workerPid;
+  add("cuda_visible_devices", placement.cudaVisibleDevices);
+  add("gpu", placement.gpu);
+  add("gpu_uuid", placement.gpuUuid);
+  if (placement.device) {
+    record["device"] = placement.device->name;
+    record["driver_version"] = placement.device->driverVersionText();
+  }
+  record["attempts"] = placement.attempts;
+  if (!placement.failures.empty())
+    record["failures"] = stringArray(placement.failures);
+  record["task_seconds"] = placement.taskSeconds;
+  return record;
+}
+
 static llvm::json::Object candidateRecord(const Candidate &candidate) {
   llvm::json::Array resources;
   for (const ptx::ResourceReport &report : candidate.resources)
@@ -191,6 +219,8 @@ static llvm::json::Object candidateRecord(const Candidate &candidate) {
     record["confirmation"] = confirmationRecord(*candidate.confirmation);
   if (!candidate.measurements.empty())
     record["measurements"] = candidate.measurements;
+  if (candidate.placement)
+    record["placement"] = placementRecord(*candidate.placement);
   return record;
 }
 

@@ -13,6 +13,7 @@
 #include "llmptx/Runtime/Results.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -57,9 +58,60 @@ static std::string findLocalRunner() {
   return {};
 }
 
-/// The command that runs the runner: `runnerCommand`, else the local one.
+/// llmptx-ray-runner of this build: next to this executable, in the build's
+/// Python environment (`build/venv/bin`, which ./llmptx.sh makes), else on
+/// PATH. The error names where it looked.
+static llvm::Expected<std::string> findRayRunner() {
+  static constexpr llvm::StringLiteral name = "llmptx-ray-runner";
+  std::vector<std::string> looked;
+  std::string self =
+      llvm::sys::fs::getMainExecutable(nullptr, (void *)&findLocalRunner);
+  if (!self.empty()) {
+    llvm::StringRef bin = llvm::sys::path::parent_path(self);
+    llvm::SmallString<256> sibling(bin), venv(bin);
+    llvm::sys::path::append(sibling, name);
+    llvm::sys::path::append(venv, "..", "venv", "bin", name);
+    for (llvm::SmallString<256> *candidate : {&sibling, &venv}) {
+      llvm::sys::path::remove_dots(*candidate, /*remove_dot_dot=*/true);
+      if (llvm::sys::fs::can_execute(*candidate))
+        return candidate->str().str();
+      looked.push_back(candidate->str().str());
+    }
+  }
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName(name))
+    return *onPath;
+  looked.push_back("PATH");
+  return runnerError("runner=ray: no " + name + " (looked at " +
+                     llvm::join(looked, ", ") +
+                     "): run ./llmptx.sh build, which installs it with Ray "
+                     "into build/venv, or pip install 'llmptx[ray]' "
+                     "(docs/ray.md)");
+}
+
+/// `runner=ray [ARG...]`: this build's llmptx-ray-runner shipping this
+/// build's llmptx-runner, then ARG... (later options win, so an ARG
+/// `--runner PATH` ships another binary).
+static llvm::Expected<std::string> rayRunnerCommand(llvm::StringRef rest) {
+  llvm::Expected<std::string> ray = findRayRunner();
+  if (!ray)
+    return ray.takeError();
+  std::string local = findLocalRunner();
+  if (local.empty())
+    return runnerError("runner=ray: no llmptx-runner next to this executable "
+                       "or on PATH to ship to the cluster's nodes");
+  std::string command = shellQuote(*ray) + " --runner " + shellQuote(local);
+  if (!rest.trim().empty())
+    command += " " + rest.trim().str();
+  return command;
+}
+
+/// The command that runs the runner: `runnerCommand` (`ray` expanded),
+/// else the local one.
 static llvm::Expected<std::string>
 runnerShellCommand(llvm::StringRef runnerCommand) {
+  llvm::StringRef trimmed = runnerCommand.trim();
+  if (trimmed == "ray" || trimmed.starts_with("ray "))
+    return rayRunnerCommand(trimmed.drop_front(3));
   if (!runnerCommand.empty())
     return runnerCommand.str();
   std::string local = findLocalRunner();
@@ -293,9 +345,11 @@ static std::string describeFailure(const runtime::ShapeResult &shape) {
 /// Copies one candidate's result: verdict, first failure, timing (kept when
 /// this run did not time it) and measurements.
 static void applyResult(const runtime::CandidateResult &result,
+                        const runtime::BundleResult &bundle,
                         const runtime::DeviceInfo &device,
                         Candidate &candidate) {
   candidate.verdict = result.verdict;
+  candidate.placement = bundle.placement;
   for (const runtime::ShapeResult &shape : result.shapes)
     if (shape.verdict != runtime::Verdict::Pass &&
         shape.verdict != runtime::Verdict::Skipped) {
@@ -332,19 +386,20 @@ llvm::Error llmptx::applyResults(const runtime::VerificationResults &results,
       continue;
     if (!bundle.error.empty())
       return runnerError("the reference failed its own run: " + bundle.error);
+    // On a cluster, the peaks are those of the GPU the bundle ran on.
+    const runtime::DeviceInfo &device = bundle.device(results.device);
     if (referenceMeasurements) {
       const runtime::CandidateTiming *timing = nullptr;
       for (const runtime::CandidateResult &result : bundle.candidates)
         if (result.timing && !timing)
           timing = &*result.timing;
-      *referenceMeasurements =
-          describeMeasurements(timing, /*reference=*/true,
-                               bundle.referenceResources, results.device);
+      *referenceMeasurements = describeMeasurements(
+          timing, /*reference=*/true, bundle.referenceResources, device);
     }
     for (const runtime::CandidateResult &result : bundle.candidates)
       for (Candidate *candidate : candidates)
         if (candidate->name() == result.name)
-          applyResult(result, results.device, *candidate);
+          applyResult(result, bundle, device, *candidate);
   }
   return llvm::Error::success();
 }

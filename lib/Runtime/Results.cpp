@@ -100,9 +100,7 @@ double DeviceInfo::memoryBandwidthGbs() const {
   return 2.0 * (memoryClockKhz * 1e3) * (memoryBusBits / 8.0) / 1e9;
 }
 
-double DeviceInfo::fp32Gflops() const {
-  return peakGflops(ComputeUnit::FP32);
-}
+double DeviceInfo::fp32Gflops() const { return peakGflops(ComputeUnit::FP32); }
 
 void CandidateTiming::setWork(uint64_t moved,
                               std::optional<uint64_t> operations) {
@@ -259,33 +257,64 @@ llmptx::runtime::kernelResourcesJson(const KernelResources &resources) {
   return r;
 }
 
+/// The results' record of a device: what the driver said, and the peaks
+/// that follow from it.
+static OrderedJson deviceJson(const DeviceInfo &info) {
+  OrderedJson device;
+  device["name"] = info.name;
+  device["chip"] = info.chip();
+  device["sm"] = info.smMajor * 10 + info.smMinor;
+  device["l2_bytes"] = info.l2Bytes;
+  device["memory_bytes"] = info.memoryBytes;
+  device["multiprocessors"] = info.multiprocessors;
+  device["driver_version"] = info.driverVersion;
+  // The peaks only where the driver reported what they derive from.
+  if (info.clockKhz > 0)
+    device["clock_mhz"] = info.clockKhz / 1000.0;
+  if (info.memoryClockKhz > 0)
+    device["memory_clock_mhz"] = info.memoryClockKhz / 1000.0;
+  if (info.memoryBusBits > 0)
+    device["memory_bus_bits"] = info.memoryBusBits;
+  if (double bandwidth = info.memoryBandwidthGbs(); bandwidth > 0)
+    device["memory_bandwidth_gbs"] = bandwidth;
+  if (info.maxThreadsPerSm > 0)
+    device["max_threads_per_sm"] = info.maxThreadsPerSm;
+  if (double gflops = info.fp32Gflops(); gflops > 0)
+    device["fp32_gflops"] = gflops;
+  return device;
+}
+
+static OrderedJson placementJson(const BundlePlacement &placement) {
+  OrderedJson p;
+  if (!placement.hostname.empty())
+    p["hostname"] = placement.hostname;
+  if (!placement.nodeId.empty())
+    p["node_id"] = placement.nodeId;
+  if (!placement.nodeIp.empty())
+    p["node_ip"] = placement.nodeIp;
+  if (placement.workerPid)
+    p["worker_pid"] = placement.workerPid;
+  if (!placement.cudaVisibleDevices.empty())
+    p["cuda_visible_devices"] = placement.cudaVisibleDevices;
+  if (!placement.gpu.empty())
+    p["gpu"] = placement.gpu;
+  if (!placement.gpuUuid.empty())
+    p["gpu_uuid"] = placement.gpuUuid;
+  if (placement.device)
+    p["device"] = deviceJson(*placement.device);
+  p["attempts"] = placement.attempts;
+  if (!placement.failures.empty())
+    p["failures"] = placement.failures;
+  p["task_seconds"] = placement.taskSeconds;
+  return p;
+}
+
 std::string
 llmptx::runtime::writeResultsJson(const VerificationResults &results) {
   OrderedJson root;
   root["format"] = kResultsFormat;
   root["version"] = kResultsVersion;
-  OrderedJson device;
-  device["name"] = results.device.name;
-  device["chip"] = results.device.chip();
-  device["sm"] = results.device.smMajor * 10 + results.device.smMinor;
-  device["l2_bytes"] = results.device.l2Bytes;
-  device["memory_bytes"] = results.device.memoryBytes;
-  device["multiprocessors"] = results.device.multiprocessors;
-  device["driver_version"] = results.device.driverVersion;
-  // The peaks only where the driver reported what they derive from.
-  if (results.device.clockKhz > 0)
-    device["clock_mhz"] = results.device.clockKhz / 1000.0;
-  if (results.device.memoryClockKhz > 0)
-    device["memory_clock_mhz"] = results.device.memoryClockKhz / 1000.0;
-  if (results.device.memoryBusBits > 0)
-    device["memory_bus_bits"] = results.device.memoryBusBits;
-  if (double bandwidth = results.device.memoryBandwidthGbs(); bandwidth > 0)
-    device["memory_bandwidth_gbs"] = bandwidth;
-  if (results.device.maxThreadsPerSm > 0)
-    device["max_threads_per_sm"] = results.device.maxThreadsPerSm;
-  if (double gflops = results.device.fp32Gflops(); gflops > 0)
-    device["fp32_gflops"] = gflops;
-  root["device"] = device;
+  root["device"] = deviceJson(results.device);
   OrderedJson sanitizer;
   sanitizer["ran"] = results.sanitizerRan;
   if (!results.sanitizerNote.empty())
@@ -309,6 +338,8 @@ llmptx::runtime::writeResultsJson(const VerificationResults &results) {
     if (bundle.referenceResources && !bundle.referenceResources->empty())
       b["reference_resources"] =
           kernelResourcesJson(*bundle.referenceResources);
+    if (bundle.placement)
+      b["placement"] = placementJson(*bundle.placement);
     OrderedJson candidates = OrderedJson::array();
     for (const CandidateResult &candidate : bundle.candidates) {
       OrderedJson c;
@@ -344,10 +375,9 @@ class ResultsReader {
 public:
   std::optional<VerificationResults> read(const Json &root) {
     VerificationResults results;
-    if (!reader.expectObject(
-            root, "$",
-            {"format", "version", "device", "sanitizer", "sass_note",
-             "ncu_note", "bundles"}))
+    if (!reader.expectObject(root, "$",
+                             {"format", "version", "device", "sanitizer",
+                              "sass_note", "ncu_note", "bundles"}))
       return std::nullopt;
     if (reader.string(root, "$", "format", true) != kResultsFormat &&
         !reader.failed())
@@ -357,40 +387,8 @@ public:
     if (!reader.failed() && version != kResultsVersion)
       reader.fail("$.version",
                   "unsupported version " + std::to_string(version));
-    if (const Json *device = reader.member(root, "$", "device", true);
-        device &&
-        reader.expectObject(*device, "$.device",
-                            {"name", "chip", "sm", "l2_bytes", "memory_bytes",
-                             "multiprocessors", "driver_version", "clock_mhz",
-                             "memory_clock_mhz", "memory_bus_bits",
-                             "memory_bandwidth_gbs", "max_threads_per_sm",
-                             "fp32_gflops"})) {
-      DeviceInfo &info = results.device;
-      info.name = reader.string(*device, "$.device", "name", false);
-      int64_t sm = reader.integer(*device, "$.device", "sm", false);
-      info.smMajor = static_cast<int>(sm / 10);
-      info.smMinor = static_cast<int>(sm % 10);
-      info.l2Bytes =
-          reader.unsignedInteger(*device, "$.device", "l2_bytes", false);
-      info.memoryBytes =
-          reader.unsignedInteger(*device, "$.device", "memory_bytes", false);
-      info.multiprocessors = static_cast<int>(
-          reader.integer(*device, "$.device", "multiprocessors", false));
-      info.driverVersion = static_cast<int>(
-          reader.integer(*device, "$.device", "driver_version", false));
-      info.clockKhz = static_cast<int>(std::lround(
-          1000 * reader.number(*device, "$.device", "clock_mhz", false)));
-      info.memoryClockKhz = static_cast<int>(
-          std::lround(1000 * reader.number(*device, "$.device",
-                                           "memory_clock_mhz", false)));
-      info.memoryBusBits = static_cast<int>(
-          reader.integer(*device, "$.device", "memory_bus_bits", false));
-      info.maxThreadsPerSm = static_cast<int>(
-          reader.integer(*device, "$.device", "max_threads_per_sm", false));
-      // memory_bandwidth_gbs and fp32_gflops follow from the others.
-      reader.number(*device, "$.device", "memory_bandwidth_gbs", false);
-      reader.number(*device, "$.device", "fp32_gflops", false);
-    }
+    if (const Json *device = reader.member(root, "$", "device", true))
+      results.device = readDevice(*device, "$.device");
     if (const Json *sanitizer = reader.member(root, "$", "sanitizer", false);
         sanitizer &&
         reader.expectObject(*sanitizer, "$.sanitizer", {"ran", "note"})) {
@@ -535,9 +533,9 @@ public:
 
   Confirmation readConfirmation(const Json &object, const std::string &path) {
     Confirmation confirmation;
-    if (!reader.expectObject(object, path,
-                             {"reason", "verdict", "details", "timing",
-                              "sanitizer_ran"}))
+    if (!reader.expectObject(
+            object, path,
+            {"reason", "verdict", "details", "timing", "sanitizer_ran"}))
       return confirmation;
     confirmation.reason = reader.string(object, path, "reason", false);
     confirmation.verdict = readVerdict(object, path);
@@ -603,6 +601,72 @@ public:
     return result;
   }
 
+  DeviceInfo readDevice(const Json &device, const std::string &path) {
+    DeviceInfo info;
+    if (!reader.expectObject(device, path,
+                             {"name", "chip", "sm", "l2_bytes", "memory_bytes",
+                              "multiprocessors", "driver_version", "clock_mhz",
+                              "memory_clock_mhz", "memory_bus_bits",
+                              "memory_bandwidth_gbs", "max_threads_per_sm",
+                              "fp32_gflops"}))
+      return info;
+    info.name = reader.string(device, path, "name", false);
+    int64_t sm = reader.integer(device, path, "sm", false);
+    info.smMajor = static_cast<int>(sm / 10);
+    info.smMinor = static_cast<int>(sm % 10);
+    info.l2Bytes = reader.unsignedInteger(device, path, "l2_bytes", false);
+    info.memoryBytes =
+        reader.unsignedInteger(device, path, "memory_bytes", false);
+    info.multiprocessors = static_cast<int>(
+        reader.integer(device, path, "multiprocessors", false));
+    info.driverVersion =
+        static_cast<int>(reader.integer(device, path, "driver_version", false));
+    info.clockKhz = static_cast<int>(
+        std::lround(1000 * reader.number(device, path, "clock_mhz", false)));
+    info.memoryClockKhz = static_cast<int>(std::lround(
+        1000 * reader.number(device, path, "memory_clock_mhz", false)));
+    info.memoryBusBits = static_cast<int>(
+        reader.integer(device, path, "memory_bus_bits", false));
+    info.maxThreadsPerSm = static_cast<int>(
+        reader.integer(device, path, "max_threads_per_sm", false));
+    // memory_bandwidth_gbs and fp32_gflops follow from the others.
+    reader.number(device, path, "memory_bandwidth_gbs", false);
+    reader.number(device, path, "fp32_gflops", false);
+    return info;
+  }
+  BundlePlacement readPlacement(const Json &object, const std::string &path) {
+    BundlePlacement placement;
+    if (!reader.expectObject(object, path,
+                             {"hostname", "node_id", "node_ip", "worker_pid",
+                              "cuda_visible_devices", "gpu", "gpu_uuid",
+                              "device", "attempts", "failures",
+                              "task_seconds"}))
+      return placement;
+    placement.hostname = reader.string(object, path, "hostname", false);
+    placement.nodeId = reader.string(object, path, "node_id", false);
+    placement.nodeIp = reader.string(object, path, "node_ip", false);
+    placement.workerPid = reader.integer(object, path, "worker_pid", false);
+    placement.cudaVisibleDevices =
+        reader.string(object, path, "cuda_visible_devices", false);
+    placement.gpu = reader.string(object, path, "gpu", false);
+    placement.gpuUuid = reader.string(object, path, "gpu_uuid", false);
+    if (const Json *device = reader.member(object, path, "device", false))
+      placement.device = readDevice(*device, path + ".device");
+    placement.attempts = static_cast<unsigned>(
+        reader.unsignedInteger(object, path, "attempts", false));
+    placement.taskSeconds = reader.number(object, path, "task_seconds", false);
+    if (const Json *failures = reader.member(object, path, "failures", false);
+        failures && reader.expectArray(*failures, path + ".failures"))
+      for (size_t i = 0; i < failures->size(); ++i) {
+        if (!(*failures)[i].is_string()) {
+          reader.fail(elementPath(path + ".failures", i), "expected a string");
+          break;
+        }
+        placement.failures.push_back((*failures)[i].get<std::string>());
+      }
+    return placement;
+  }
+
   KernelResources readResources(const Json &object, const std::string &path) {
     KernelResources resources;
     if (!reader.expectObject(object, path,
@@ -629,10 +693,9 @@ public:
         const Json &entry = (*counters)[i];
         if (!reader.expectObject(entry, at, {"metric", "unit", "value"}))
           break;
-        resources.counters.push_back(
-            {reader.string(entry, at, "metric", true),
-             reader.string(entry, at, "unit", false),
-             reader.number(entry, at, "value", true)});
+        resources.counters.push_back({reader.string(entry, at, "metric", true),
+                                      reader.string(entry, at, "unit", false),
+                                      reader.number(entry, at, "value", true)});
       }
     return resources;
   }
@@ -688,10 +751,10 @@ public:
 
   BundleResult readBundle(const Json &object, const std::string &path) {
     BundleResult bundle;
-    if (!reader.expectObject(object, path,
-                             {"bundle", "kernel", "reference", "error",
-                              "timing_note", "wall_seconds",
-                              "reference_resources", "candidates"}))
+    if (!reader.expectObject(
+            object, path,
+            {"bundle", "kernel", "reference", "error", "timing_note",
+             "wall_seconds", "reference_resources", "candidates", "placement"}))
       return bundle;
     bundle.bundle = reader.string(object, path, "bundle", true);
     bundle.kernel = reader.string(object, path, "kernel", false);
@@ -703,6 +766,8 @@ public:
             reader.member(object, path, "reference_resources", false))
       bundle.referenceResources =
           readResources(*resources, path + ".reference_resources");
+    if (const Json *placement = reader.member(object, path, "placement", false))
+      bundle.placement = readPlacement(*placement, path + ".placement");
     if (const Json *candidates =
             reader.member(object, path, "candidates", true);
         candidates && reader.expectArray(*candidates, path + ".candidates"))
@@ -856,8 +921,8 @@ static std::string describeThroughput(const CandidateTiming &timing,
 
 std::string llmptx::runtime::describeSass(const SassStatistics &sass,
                                           size_t opcodes) {
-  std::string text = "SASS " + std::to_string(sass.instructions) +
-                     " instructions";
+  std::string text =
+      "SASS " + std::to_string(sass.instructions) + " instructions";
   std::string parts;
   for (size_t i = 0; i < sass.opcodes.size() && i < opcodes; ++i)
     parts += (parts.empty() ? "" : ", ") + sass.opcodes[i].first + " " +
@@ -927,11 +992,12 @@ static std::string describePassed(const BundleResult &bundle,
             formatSizes(candidate.largestShapeTiming->shape) + ": " +
             describeSpeedup(*candidate.largestShapeTiming);
   if (const std::optional<Confirmation> &confirmation = candidate.confirmation)
-    line += "\n    confirmation " + std::string(verdictName(confirmation->verdict)) +
-            " (" + confirmation->reason + ")" +
-            (confirmation->timing
-                 ? "; second input set: " + describeSpeedup(*confirmation->timing)
-                 : "") +
+    line += "\n    confirmation " +
+            std::string(verdictName(confirmation->verdict)) + " (" +
+            confirmation->reason + ")" +
+            (confirmation->timing ? "; second input set: " +
+                                        describeSpeedup(*confirmation->timing)
+                                  : "") +
             (confirmation->details.empty() ? "" : "; " + confirmation->details);
   std::string throughput = describeThroughput(
       timing, device,

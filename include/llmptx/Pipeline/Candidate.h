@@ -101,6 +101,9 @@ struct Candidate {
   std::optional<runtime::CandidateTiming> largestShapeTiming;
   /// What its confirmation run found, when it had one.
   std::optional<runtime::Confirmation> confirmation;
+  /// Where the bundle it was verified in ran, when the runner says (a Ray
+  /// cluster's node, worker and GPU).
+  std::optional<runtime::BundlePlacement> placement;
   /// What the runner measured of it, one fact per line (time, rates
   /// against the device's peaks, registers, local and shared memory,
   /// occupancy), for the next optimization round.

@@ -123,8 +123,8 @@ struct KernelResources {
   /// Nothing was measured.
   bool empty() const {
     return !registers && !localBytes && !staticSharedBytes &&
-           !maxThreadsPerBlock && !blockThreads && !blocksPerSm &&
-           !occupancy && !sass && counters.empty();
+           !maxThreadsPerBlock && !blockThreads && !blocksPerSm && !occupancy &&
+           !sass && counters.empty();
   }
 };
 
@@ -206,6 +206,27 @@ struct CandidateResult {
   std::optional<KernelResources> resources;
 };
 
+/// Where a bundle ran when a runner spreads the bundles of one call over
+/// several machines (llmptx-ray-runner, docs/ray.md): the host, the Ray node
+/// and worker, the GPU. Absent from llmptx-runner's own results.
+struct BundlePlacement {
+  std::string hostname;
+  std::string nodeId;
+  std::string nodeIp;
+  int64_t workerPid = 0;
+  std::string cudaVisibleDevices;
+  /// The GPU's name and UUID (nvidia-smi's, when the node has it).
+  std::string gpu;
+  std::string gpuUuid;
+  /// Attempts the bundle took (a task that died is tried again).
+  unsigned attempts = 0;
+  double taskSeconds = 0;
+  /// The node's device record, where it differs from the results' device.
+  std::optional<DeviceInfo> device;
+  /// One line per attempt that did not finish.
+  std::vector<std::string> failures;
+};
+
 struct BundleResult {
   std::string bundle;
   std::string kernel;
@@ -220,6 +241,12 @@ struct BundleResult {
   double wallSeconds = 0;
   /// Measured when the reference loaded.
   std::optional<KernelResources> referenceResources;
+  std::optional<BundlePlacement> placement;
+
+  /// The device the bundle ran on: its placement's, else `resultsDevice`.
+  const DeviceInfo &device(const DeviceInfo &resultsDevice) const {
+    return placement && placement->device ? *placement->device : resultsDevice;
+  }
 };
 
 struct VerificationResults {

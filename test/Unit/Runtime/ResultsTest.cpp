@@ -127,6 +127,47 @@ TEST(ResultsTest, WriteThenParseRoundTrips) {
   EXPECT_EQ(bundle.candidates[0].timing->speedup.comparison, Comparison::Faster);
 }
 
+TEST(ResultsTest, PlacementOfABundleRoundTrips) {
+  // What llmptx-ray-runner adds to each bundle (docs/ray.md).
+  VerificationResults results = sampleResults();
+  BundlePlacement placement;
+  placement.hostname = "gpu-4";
+  placement.nodeId = "3f2a9c1e";
+  placement.nodeIp = "10.0.0.4";
+  placement.workerPid = 812;
+  placement.cudaVisibleDevices = "2";
+  placement.gpu = "NVIDIA H100 80GB HBM3";
+  placement.gpuUuid = "GPU-5d1c";
+  placement.attempts = 2;
+  placement.taskSeconds = 7.912;
+  placement.failures = {"attempt 1 on node 9e0b (gpu-2): the worker died"};
+  placement.device =
+      DeviceInfo{"NVIDIA H100 80GB HBM3", 9, 0, 50 << 20, 80ull << 30, 132,
+                 12080};
+  results.bundles.front().placement = placement;
+  std::string text = writeResultsJson(results);
+  auto parsed = parseResultsJson(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error() << "\n" << text;
+  EXPECT_EQ(writeResultsJson(*parsed), text);
+  const BundleResult &bundle = parsed->bundles.front();
+  ASSERT_TRUE(bundle.placement.has_value());
+  EXPECT_EQ(bundle.placement->workerPid, 812);
+  EXPECT_EQ(bundle.placement->failures, placement.failures);
+  EXPECT_EQ(bundle.device(parsed->device).name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(bundle.device(parsed->device).driverVersionText(), "12.8");
+  // Without a device of its own, the bundle ran on the results' device.
+  BundleResult plain;
+  EXPECT_EQ(plain.device(parsed->device).name, "NVIDIA H200");
+
+  auto unknown = parseResultsJson(
+      R"({"format": "llmptx-verification-results", "version": 1,
+          "device": {}, "bundles": [{"bundle": "x", "candidates": [],
+          "placement": {"hostname": "h", "rack": 3}}]})");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("$.bundles[0].placement"), std::string::npos)
+      << unknown.error();
+}
+
 TEST(ResultsTest, DevicePeaks) {
   DeviceInfo device = measuredResults().device;
   // 2 * 3.201 GHz * 768 bytes; 132 SMs * 1.98 GHz * 128 lanes * 2.
