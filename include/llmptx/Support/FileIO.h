@@ -79,12 +79,61 @@ readRegularFile(const std::string &path, std::string &contents,
   }
 }
 
+/// Writes all of `contents` to the open `fd`; the errno text on failure.
+inline std::optional<std::string> writeAll(int fd, std::string_view contents) {
+  for (size_t written = 0; written < contents.size();) {
+    ssize_t put =
+        ::write(fd, contents.data() + written, contents.size() - written);
+    if (put < 0 && errno == EINTR)
+      continue;
+    if (put < 0)
+      return std::string(std::strerror(errno));
+    written += static_cast<size_t>(put);
+  }
+  return std::nullopt;
+}
+
+/// Writes into what `path` names when it is a character device or a FIFO
+/// (`-o /dev/null`, `-o /dev/stdout`, a pipe): such a file is written into,
+/// never replaced. Returns nullopt when it wrote, else the reason it did not
+/// (`handled` false: `path` is something else, write it as a file).
+inline std::optional<std::string>
+writeIntoSpecialFile(const std::string &path, std::string_view contents,
+                     bool &handled) {
+  handled = false;
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 ||
+      !(S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)))
+    return std::nullopt;
+  handled = true;
+  // Non-blocking open: a FIFO nobody reads is an error, not a hang; the
+  // writes themselves block as usual.
+  int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return std::string(std::strerror(errno));
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::optional<std::string> problem = writeAll(fd, contents);
+  ::close(fd);
+  return problem;
+}
+
 /// Writes `contents` to `path` through a temporary file in the same folder
 /// and rename(2). On failure (a full disk, no permission) the temporary file
 /// is removed, whatever was at `path` is left as it was, and the error text
-/// is returned.
+/// is returned. A character device or a FIFO at `path` (or behind a symlink
+/// there: /dev/stdout) is written into instead: renaming over /dev/null
+/// would replace the device for the whole machine. A folder, a socket or a
+/// block device there is refused.
 inline std::optional<std::string>
 writeFileAtomically(const std::string &path, std::string_view contents) {
+  bool special = false;
+  std::optional<std::string> written =
+      writeIntoSpecialFile(path, contents, special);
+  if (special)
+    return written;
+  struct stat existing;
+  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    return std::string("not a regular file; not replaced");
   std::string temporary = path + ".tmp-XXXXXX";
   int fd = ::mkstemp(temporary.data());
   if (fd < 0)
@@ -105,14 +154,10 @@ writeFileAtomically(const std::string &path, std::string_view contents) {
     ::unlink(temporary.c_str());
     return std::string(std::strerror(error));
   };
-  for (size_t written = 0; written < contents.size();) {
-    ssize_t put =
-        ::write(fd, contents.data() + written, contents.size() - written);
-    if (put < 0 && errno == EINTR)
-      continue;
-    if (put < 0)
-      return fail(errno);
-    written += static_cast<size_t>(put);
+  if (std::optional<std::string> problem = writeAll(fd, contents)) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return problem;
   }
   // mkstemp creates 0600; give the file the mode an ordinary create would.
   mode_t mask = ::umask(0);
