@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <map>
+#include <tuple>
 
 using namespace llmptx;
 
@@ -77,14 +78,50 @@ void ExecutionVerifier::applyResultsTo(
       kernel->execNote = llvm::toString(std::move(error));
 }
 
+void ExecutionVerifier::say(unsigned stage, RemarkKind kind,
+                            const KernelWork *kernel, std::string text) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!deferring) {
+    remark(text);
+    return;
+  }
+  deferred.push_back({stage, kind, kernel, std::move(text)});
+}
+
+void ExecutionVerifier::deferRemarks() {
+  std::lock_guard<std::mutex> lock(mutex);
+  deferring = true;
+}
+
+void ExecutionVerifier::flushRemarks() {
+  std::vector<DeferredRemark> remarks;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    remarks = std::exchange(deferred, {});
+    deferring = false;
+  }
+  // The order of one runner call for all kernels: a stage's missing facts
+  // in kernel order (the kernels are one array), then what the runner said.
+  llvm::stable_sort(remarks,
+                    [](const DeferredRemark &a, const DeferredRemark &b) {
+                      return std::make_tuple(a.stage, a.kind, a.kernel) <
+                             std::make_tuple(b.stage, b.kind, b.kernel);
+                    });
+  for (const DeferredRemark &deferredRemark : remarks)
+    remark(deferredRemark.text);
+}
+
 bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
-                               bool remarkMissing) {
-  if (directory.empty() && directoryError.empty()) {
-    llvm::SmallString<256> temporary;
-    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-            "llmgen-" + setName, temporary))
-      directoryError = "cannot create a temporary directory: " + ec.message();
-    directory = temporary.str().str();
+                               bool remarkMissing, unsigned stage) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (directory.empty() && directoryError.empty()) {
+      llvm::SmallString<256> temporary;
+      if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+              "llmgen-" + setName, temporary))
+        directoryError = "cannot create a temporary directory: " + ec.message();
+      directory = temporary.str().str();
+    }
   }
   std::vector<PendingBundle> pending;
   for (auto &[kernel, candidates] : batch) {
@@ -94,7 +131,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
       kernel->execNote = "cannot verify @" + kernel->description->name +
                          " by execution: " + llvm::toString(bundle.takeError());
       if (remarkMissing)
-        remark("llmgen: " + kernel->execNote);
+        say(stage, RemarkKind::MissingFacts, kernel,
+            "llmgen: " + kernel->execNote);
       continue;
     }
     bundle->timing.confirmAbove = settings.confirmAbove;
@@ -134,6 +172,8 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   }
   if (!wantsExecution() || bundlePaths.empty())
     return applied;
+  // Each call writes its results into a folder of its own, so calls for
+  // the kernels of a pipelined build run side by side.
   llvm::Expected<std::string> results =
       runBundles(bundlePaths, settings.runner, directory);
   if (!results) {
@@ -141,8 +181,9 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
     for (KernelWork *kernel : bundled)
       kernel->execNote = message;
     if (!saidNoDevice.exchange(true))
-      remark("llmgen: verify=exec: " + message +
-             "; candidates are verified at the compile level only");
+      say(stage, RemarkKind::RunnerFailed, nullptr,
+          "llmgen: verify=exec: " + message +
+              "; candidates are verified at the compile level only");
     return applied;
   }
   if (cache)
@@ -152,7 +193,7 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
 }
 
 /// The candidates of each kernel that execution has not seen yet.
-static Batch unverified(std::vector<KernelWork> &work) {
+static Batch unverified(llvm::MutableArrayRef<KernelWork> work) {
   Batch batch;
   for (KernelWork &item : work) {
     std::vector<const Candidate *> fresh;
@@ -168,7 +209,7 @@ static Batch unverified(std::vector<KernelWork> &work) {
 /// Samples whose candidate failed, of kernels with none that passed, that
 /// may still ask the model.
 static std::vector<std::pair<KernelWork *, unsigned>>
-repairable(std::vector<KernelWork> &work, unsigned repairs) {
+repairable(llvm::MutableArrayRef<KernelWork> work, unsigned repairs) {
   std::vector<std::pair<KernelWork *, unsigned>> retries;
   for (KernelWork &item : work) {
     if (llvm::any_of(item.candidates, [](const Candidate *candidate) {
@@ -183,7 +224,7 @@ repairable(std::vector<KernelWork> &work, unsigned repairs) {
   return retries;
 }
 
-bool llmptx::verifyAndRepair(std::vector<KernelWork> &work,
+bool llmptx::verifyAndRepair(llvm::MutableArrayRef<KernelWork> work,
                              ExecutionVerifier &verifier,
                              llm::Provider &provider,
                              const SearchSettings &search) {
@@ -195,7 +236,7 @@ bool llmptx::verifyAndRepair(std::vector<KernelWork> &work,
     if (batch.empty() ||
         !verifier.verify(batch,
                          stage > 0 ? ".round" + std::to_string(stage) : "",
-                         /*remarkMissing=*/stage == 0))
+                         /*remarkMissing=*/stage == 0, stage))
       break;
     executed = true;
     std::vector<std::pair<KernelWork *, unsigned>> retries =

@@ -16,10 +16,12 @@
 #include "llmptx/Pipeline/Settings.h"
 #include "llmptx/Runtime/Bundle.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,7 +52,17 @@ public:
   /// remark with `remarkMissing`). A bundle the cache knows on the GPU the
   /// runner reached last is not run again (nor written, unless
   /// emit-bundles asks for it). Returns whether results were applied.
-  bool verify(const Batch &batch, llvm::StringRef suffix, bool remarkMissing);
+  /// `stage` orders deferred remarks. Safe to call from several threads at
+  /// once (a pipelined build verifies kernels side by side).
+  bool verify(const Batch &batch, llvm::StringRef suffix, bool remarkMissing,
+              unsigned stage = 0);
+
+  /// From now on, keep the remarks of verify() instead of saying them, so
+  /// kernels verified side by side say them in the order one call for all
+  /// kernels would.
+  void deferRemarks();
+  /// Says the kept remarks in that order and stops keeping them.
+  void flushRemarks();
 
 private:
   /// One kernel's bundle of a verification run.
@@ -59,6 +71,18 @@ private:
     std::string path;
     std::string json;
   };
+
+  /// What verify() says, in the order of one call for all kernels: a
+  /// stage's missing facts, kernel by kernel, then the runner's failure.
+  enum class RemarkKind { MissingFacts, RunnerFailed };
+  struct DeferredRemark {
+    unsigned stage;
+    RemarkKind kind;
+    const KernelWork *kernel;
+    std::string text;
+  };
+  void say(unsigned stage, RemarkKind kind, const KernelWork *kernel,
+           std::string text);
 
   /// Writes `bundle.json` to `bundle.path`; the error names the path.
   llvm::Error writeBundle(const PendingBundle &bundle);
@@ -80,14 +104,19 @@ private:
   VerificationCache *cache;
   std::string directory;
   std::string directoryError;
+  /// Guards the directory's creation and the remarks.
+  std::mutex mutex;
+  bool deferring = false;
+  std::vector<DeferredRemark> deferred;
 };
 
 /// Verifies the first search's candidates by execution; a sample whose
 /// candidate fails (of a kernel with none that passed) gets what execution
 /// found as a mismatch prompt, while it has repair rounds left, and its new
 /// candidate is verified in the next run. Returns whether the runner ran.
-bool verifyAndRepair(std::vector<KernelWork> &work, ExecutionVerifier &verifier,
-                     llm::Provider &provider, const SearchSettings &search);
+bool verifyAndRepair(llvm::MutableArrayRef<KernelWork> work,
+                     ExecutionVerifier &verifier, llm::Provider &provider,
+                     const SearchSettings &search);
 
 } // namespace llmptx
 

@@ -209,10 +209,57 @@ llvm::Error KernelStages::prepareChecks() {
 }
 
 void KernelStages::run() {
-  searchAll();
-  bool executed = verifyByExecution();
+  bool executed;
+  if (pipelinesVerification()) {
+    executed = searchAndVerify();
+  } else {
+    searchAll();
+    executed = verifyByExecution();
+  }
   optimize(executed);
   select();
+}
+
+bool KernelStages::pipelinesVerification() const {
+  return settings.gpuJobs > 0 && settings.verification == VerifyLevel::Exec &&
+         search.level != CheckLevel::None;
+}
+
+bool KernelStages::searchAndVerify() {
+  unsigned samples = settings.samples;
+  progress->tasks = items.size() * samples;
+  // A kernel's bundle goes to the runner once its last sample is done,
+  // while the model still answers for the others; at most gpu-jobs calls
+  // of the runner at once, each verifying and repairing one kernel as
+  // verifyAndRepair does for all of them.
+  std::unique_ptr<std::atomic<unsigned>[]> pending(
+      new std::atomic<unsigned>[items.size()]);
+  for (size_t index = 0; index < items.size(); ++index)
+    pending[index] = samples;
+  std::atomic<bool> executed{false};
+  verifier->deferRemarks();
+  {
+    llvm::DefaultThreadPool gpu(llvm::hardware_concurrency(settings.gpuJobs));
+    runTasks(progress->tasks, settings.jobs, [&](unsigned task) {
+      unsigned kernel = task / samples;
+      KernelWork &item = items[kernel];
+      item.samples[task % samples] = searchSample(
+          *item.description, item.spec, task % samples, *provider, search);
+      ++progress->finished;
+      if (--pending[kernel] != 0)
+        return;
+      gpu.async([&, kernel] {
+        KernelWork &ready = items[kernel];
+        ready.collectCandidates();
+        if (verifyAndRepair(llvm::MutableArrayRef<KernelWork>(ready), *verifier,
+                            *provider, search))
+          executed = true;
+      });
+    });
+    gpu.wait();
+  }
+  verifier->flushRemarks();
+  return executed;
 }
 
 void KernelStages::searchAll() {

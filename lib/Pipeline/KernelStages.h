@@ -61,6 +61,12 @@ public:
 private:
   void searchAll();
   bool verifyByExecution();
+  /// gpu-jobs > 0 with verify=exec: a kernel is verified as soon as its
+  /// samples are done (searchAndVerify) instead of all after the search.
+  bool pipelinesVerification() const;
+  /// The search and verification by execution, pipelined: same results as
+  /// searchAll then verifyByExecution.
+  bool searchAndVerify();
   void optimize(bool executed);
   void select();
 

@@ -18,6 +18,12 @@ gpu.module @negative_repairs [#llmgen.target<repairs = -1>] {
 
 // -----
 
+// expected-error @below {{gpu_jobs must not be negative, got -2}}
+gpu.module @negative_gpu_jobs [#llmgen.target<gpu_jobs = -2>] {
+}
+
+// -----
+
 // expected-error @below {{provider 'bard' is not one of openai, anthropic, exec, replay}}
 gpu.module @bad_provider [#llmgen.target<provider = "bard">] {
 }

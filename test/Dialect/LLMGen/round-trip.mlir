@@ -9,14 +9,14 @@ gpu.module @defaults [#llmgen.target] {
 // -----
 
 // CHECK-LABEL: gpu.module @all
-// CHECK-SAME: #llmgen.target<O = 2, chip = "sm_90a", features = "+ptx80", flags = {fast}, provider = "openai", model = "gpt-x", base_url = "http://127.0.0.1:8000/v1", samples = 4, repairs = 3, mode = optimize, verification = exec, select = llm, strict = true, cache = read, cache_dir = "/tmp/c", runner = "ssh gpu llmptx-runner", report = "r.json", emit_bundles = "bundles", jobs = 8>
+// CHECK-SAME: #llmgen.target<O = 2, chip = "sm_90a", features = "+ptx80", flags = {fast}, provider = "openai", model = "gpt-x", base_url = "http://127.0.0.1:8000/v1", samples = 4, repairs = 3, mode = optimize, verification = exec, select = llm, strict = true, cache = read, cache_dir = "/tmp/c", runner = "ssh gpu llmptx-runner", report = "r.json", emit_bundles = "bundles", jobs = 8, gpu_jobs = 2>
 // CHECK-SAME: #llmgen.target<provider = "exec", exec_command = "python3 model.py", select = nvptx, cache = off, slot = alternate>
 gpu.module @all [#llmgen.target<O = 2, chip = "sm_90a", features = "+ptx80",
     flags = {fast}, provider = "openai", model = "gpt-x",
     base_url = "http://127.0.0.1:8000/v1", samples = 4, repairs = 3,
     mode = optimize, verification = exec, select = llm, strict = true,
     cache = read, cache_dir = "/tmp/c", runner = "ssh gpu llmptx-runner",
-    report = "r.json", emit_bundles = "bundles", jobs = 8>,
+    report = "r.json", emit_bundles = "bundles", jobs = 8, gpu_jobs = 2>,
   #llmgen.target<provider = "exec", exec_command = "python3 model.py",
     select = nvptx, cache = off, slot = alternate>] {
 }

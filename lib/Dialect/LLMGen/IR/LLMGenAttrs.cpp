@@ -91,6 +91,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "rounds must not be negative, got " << rounds;
   if (jobs < 0)
     return emitError() << "jobs must not be negative, got " << jobs;
+  if (gpuJobs < 0)
+    return emitError() << "gpu_jobs must not be negative, got " << gpuJobs;
   if (confirmAbove < 0)
     return emitError() << "confirm_above must not be negative, got "
                        << confirmAbove;
@@ -335,9 +337,9 @@ static LogicalResult verifyDivisible(EmitError emitError, Attribute fact,
     for (auto [i, shape] : llvm::enumerate(shapes)) {
       int64_t given = cast<IntegerAttr>(cast<ArrayAttr>(shape)[index]).getInt();
       if (given % value.getInt() != 0)
-        return emitError() << "shape " << i << " has " << size << " = "
-                           << given << ", not a multiple of "
-                           << value.getInt() << " as the facts state";
+        return emitError() << "shape " << i << " has " << size << " = " << given
+                           << ", not a multiple of " << value.getInt()
+                           << " as the facts state";
     }
   }
   return success();

@@ -299,6 +299,12 @@ def LLMGen_EmitBundlesSetting : LLMGen_StringSetting<"emit_bundles",
 }
 def LLMGen_JobsSetting : LLMGen_IntSetting<"jobs", "jobs", 0,
     "model calls in flight (0: automatic)", "unsigned">;
+def LLMGen_GpuJobsSetting : LLMGen_IntSetting<"gpu_jobs", "gpu-jobs", 0,
+    "verification bundles in flight; 0: one runner call for all kernels "
+    "after the search, N: each kernel's bundle goes to the runner as soon "
+    "as its candidates compile, at most N at once", "unsigned"> {
+  let cppName = "gpuJobs";
+}
 def LLMGen_SlotSetting : LLMGen_EnumSetting<LLMGen_Slot, "slot", "",
     "Selected", "object produced by this target"> {
   let pipeline = 0;
@@ -319,7 +325,7 @@ def LLMGen_TargetSettings {
     LLMGen_FragmentsSetting, LLMGen_StrictSetting,
     LLMGen_CacheSetting, LLMGen_CacheDirSetting, LLMGen_RunnerSetting,
     LLMGen_ReportSetting, LLMGen_EmitBundlesSetting, LLMGen_JobsSetting,
-    LLMGen_SlotSetting, LLMGen_AlternateSetting
+    LLMGen_GpuJobsSetting, LLMGen_SlotSetting, LLMGen_AlternateSetting
   ];
 }
 
