@@ -963,6 +963,14 @@ def gen_kernels(rng, d, ctx):
         c.out(bundles + "/*.bundle.json")
     if rng.random() < 0.2:
         lower.append(lower_string(rng))
+    # report= and emit-bundles= name outputs too: a report where nothing is
+    # (a user's file there is kept), bundles in their folder.
+    for option in " ".join(lower).split():
+        key, _, value = option.partition("=")
+        if key == "report" and value and not os.path.lexists(c.path(value)):
+            c.out(value)
+        elif key == "emit-bundles" and value:
+            c.out(value + "/*.bundle.json")
     c.out(output)
     c.canary()
     argv = [ctx["kernels"], "set.json", "-o", output, "--llm-lower=" + " ".join(lower)]

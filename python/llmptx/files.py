@@ -98,9 +98,11 @@ def _kind(mode: int) -> str:
     return 'not a file'
 
 
-def regular_file(path: str, what: str = '') -> str:
-    """`path` when it is a regular file (or a symlink to one); a ToolError
-    saying what it is otherwise. For files only handed to another tool."""
+def regular_file(path: str, what: str = '',
+                 limit: Optional[int] = None) -> str:
+    """`path` when it is a regular file (or a symlink to one) of at most
+    `limit` bytes when given; a ToolError saying what it is otherwise. For
+    files only handed to another tool."""
     label = (what + ' ' if what else '') + path
     try:
         info = os.stat(path)
@@ -109,6 +111,9 @@ def regular_file(path: str, what: str = '') -> str:
     if not stat.S_ISREG(info.st_mode):
         raise ToolError('%s: not a regular file (%s)' %
                         (label, _kind(info.st_mode)))
+    if limit is not None and info.st_size > limit:
+        raise ToolError('%s: %d bytes, more than the %d a tool reads' %
+                        (label, info.st_size, limit))
     return path
 
 

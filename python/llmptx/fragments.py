@@ -298,9 +298,13 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
     if unknown:
         problems.append('ops not in the vocabulary: %s' %
                         ', '.join(sorted(unknown)))
-    for chip in fragment.chips():
+    chips = fragment.chips()
+    for chip in chips:
         if not CHIPS.match(chip):
             problems.append('chip %r is not sm_NN[a]' % chip)
+    if len(set(chips)) != len(chips):
+        problems.append('chips: %s given twice' %
+                        next(c for i, c in enumerate(chips) if c in chips[:i]))
     if not re.match(r'^\d+\.\d+$', fragment.fields.get('ptx', '')):
         problems.append('ptx must be an ISA version such as 7.0')
     requirements = fragment.fields.get('requires', '')
@@ -325,7 +329,9 @@ def check(fragment: Fragment, tool: Optional[str]) -> List[str]:
             problems.append('the %s lines are not a contiguous run of the '
                             '%s answer' % (block.upper(), kernel))
         if tool:
-            for chip in filter(CHIPS.match, fragment.chips()):
+            # Each chip once: a header listing sm_90 ten thousand times must
+            # not assemble the proof ten thousand times.
+            for chip in dict.fromkeys(filter(CHIPS.match, chips)):
                 error = assemble_proof(fragment, proof, chip, tool)
                 if error:
                     problems.append('proof %s does not assemble for %s: %s' %

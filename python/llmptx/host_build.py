@@ -302,7 +302,9 @@ class HostBuild:
         if driver is not None:
             if not os.path.lexists(driver):
                 raise BuildError(f'--driver {driver}: no such file')
-            files.regular_file(driver, '--driver')
+            # A C source beyond the reader's limit (a 16 GiB sparse file)
+            # would keep the compiler busy for minutes: refused like one.
+            files.regular_file(driver, '--driver', files.MAX_DOCUMENT_BYTES)
         left = _GPU_MODULE.search(text)
         if left:
             raise BuildError(f'{input_path} still has gpu.module '
