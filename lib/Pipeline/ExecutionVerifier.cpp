@@ -144,10 +144,10 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
         {kernel, path.str().str(), runtime::writeBundleJson(*bundle)});
   }
 
-  // What the cache knows, on the GPU the runner reached last.
-  std::optional<VerificationDevice> device;
+  // What the cache knows, on the GPUs the runner reached last.
+  std::vector<VerificationDevice> devices;
   if (cache && wantsExecution())
-    device = cache->runnerDevice(settings.runner);
+    devices = cache->runnerDevices(settings.runner);
   bool applied = false;
   std::vector<std::string> bundlePaths;
   std::map<std::string, std::string> bundleFiles;
@@ -155,7 +155,7 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   for (PendingBundle &bundle : pending) {
     std::optional<std::string> cached;
     if (cache && wantsExecution())
-      cached = cache->lookupBundle(bundle.json, device, bundle.path);
+      cached = cache->lookupBundle(bundle.json, devices, bundle.path);
     if (!cached || !settings.emitBundles.empty())
       if (llvm::Error error = writeBundle(bundle)) {
         bundle.kernel->execNote = llvm::toString(std::move(error));

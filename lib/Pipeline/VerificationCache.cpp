@@ -301,23 +301,26 @@ static std::optional<VerificationDevice> deviceFrom(const Value *record) {
   return VerificationDevice{name->str(), static_cast<int>(*driver), *record};
 }
 
-std::optional<VerificationDevice>
-VerificationCache::runnerDevice(llvm::StringRef runner) {
+std::vector<VerificationDevice>
+VerificationCache::runnerDevices(llvm::StringRef runner) {
   if (!reads())
-    return std::nullopt;
+    return {};
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto known = devices.find(runner.str());
     if (known != devices.end())
       return known->second;
   }
-  std::optional<VerificationDevice> device;
+  std::vector<VerificationDevice> found;
   if (std::optional<Object> entry =
           readEntry("runners", keyOf(runnerMaterial(runner)), kRunnerFormat))
-    device = deviceFrom(entry->get("device"));
+    if (const Array *records = entry->getArray("devices"))
+      for (const Value &record : *records)
+        if (std::optional<VerificationDevice> device = deviceFrom(&record))
+          found.push_back(std::move(*device));
   std::lock_guard<std::mutex> lock(mutex);
-  devices[runner.str()] = device;
-  return device;
+  devices[runner.str()] = found;
+  return found;
 }
 
 static Value bundleMaterial(llvm::StringRef bundleJson,
@@ -329,14 +332,15 @@ static Value bundleMaterial(llvm::StringRef bundleJson,
 
 std::optional<std::string>
 VerificationCache::lookupBundle(llvm::StringRef bundleJson,
-                                const std::optional<VerificationDevice> &device,
+                                llvm::ArrayRef<VerificationDevice> devices,
                                 llvm::StringRef bundlePath) {
   if (!reads())
     return std::nullopt;
   std::optional<Object> entry;
-  if (device)
-    entry = readEntry("exec", keyOf(bundleMaterial(bundleJson, *device)),
-                      kBundleFormat);
+  for (const VerificationDevice &device : devices)
+    if ((entry = readEntry("exec", keyOf(bundleMaterial(bundleJson, device)),
+                           kBundleFormat)))
+      break;
   Object *results = entry ? entry->getObject("results") : nullptr;
   Array *bundles = results ? results->getArray("bundles") : nullptr;
   Object *record = bundles && bundles->size() == 1
@@ -394,6 +398,16 @@ void VerificationCache::storeResults(
     return;
   std::optional<VerificationDevice> runnerReached =
       deviceFrom(results->get("device"));
+  // Every GPU the call ran on, the results' first.
+  std::vector<VerificationDevice> reached;
+  auto note = [&](const std::optional<VerificationDevice> &device) {
+    if (device && llvm::none_of(reached, [&](const VerificationDevice &seen) {
+          return seen.name == device->name &&
+                 seen.driverVersion == device->driverVersion;
+        }))
+      reached.push_back(*device);
+  };
+  note(runnerReached);
   for (const Value &value : *records) {
     const Object *record = value.getAsObject();
     if (!record)
@@ -412,6 +426,7 @@ void VerificationCache::storeResults(
       device = runnerReached;
     if (!device)
       continue;
+    note(device);
     Object single;
     for (const auto &[field, member] : *results)
       if (field != "bundles" && field != "device")
@@ -424,13 +439,16 @@ void VerificationCache::storeResults(
     writeEntry("exec", keyOf(bundleMaterial(bundle->second, *device)),
                kBundleFormat, std::move(entry));
   }
-  if (!runnerReached)
+  if (reached.empty())
     return;
+  Array deviceRecords;
+  for (const VerificationDevice &device : reached)
+    deviceRecords.push_back(device.record);
   Value material = runnerMaterial(runner);
   std::string key = keyOf(material);
   writeEntry("runners", key, kRunnerFormat,
              Object{{"material", std::move(material)},
-                    {"device", runnerReached->record}});
+                    {"devices", std::move(deviceRecords)}});
   std::lock_guard<std::mutex> lock(mutex);
-  devices[runner.str()] = runnerReached;
+  devices[runner.str()] = std::move(reached);
 }

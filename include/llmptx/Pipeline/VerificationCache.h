@@ -29,6 +29,7 @@
 #include "llmptx/LLM/CacheMode.h"
 #include "llmptx/PTX/CompileCheck.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
@@ -72,24 +73,26 @@ public:
                              const ptx::CudaToolkit &toolkit,
                              const ptx::CompileOptions &options = {});
 
-  /// The device `runner` (the runner command; empty: the local
-  /// llmptx-runner) reported in its last results on this host.
-  std::optional<VerificationDevice> runnerDevice(llvm::StringRef runner);
+  /// The GPUs `runner` (the runner command; empty: the local
+  /// llmptx-runner) reported in its last results on this host: the
+  /// results' device first, then those the bundles' placements name (a
+  /// cluster of several kinds of GPU). Empty when it never ran here.
+  std::vector<VerificationDevice> runnerDevices(llvm::StringRef runner);
 
   /// The runner's record of the bundle whose file content is `bundleJson`,
-  /// measured on `device`, as a results document holding that one bundle
-  /// (its "bundle" field set to `bundlePath`); nothing on a miss (always
-  /// without a device).
+  /// measured on the first of `devices` that has one, as a results document
+  /// holding that one bundle (its "bundle" field set to `bundlePath`);
+  /// nothing on a miss (always without devices).
   std::optional<std::string>
   lookupBundle(llvm::StringRef bundleJson,
-               const std::optional<VerificationDevice> &device,
+               llvm::ArrayRef<VerificationDevice> devices,
                llvm::StringRef bundlePath);
 
   /// Stores the record of every bundle of `resultsJson` that ran to its
   /// end (no bundle error), under the content of its bundle file
   /// (`bundles`: path given to the runner -> content), on the device its
-  /// placement names or else the results' device; and that device as the
-  /// one `runner` reaches. Problems become warnings.
+  /// placement names or else the results' device; and those devices as the
+  /// ones `runner` reaches. Problems become warnings.
   void storeResults(llvm::StringRef runner, llvm::StringRef resultsJson,
                     const std::map<std::string, std::string> &bundles);
 
@@ -117,7 +120,7 @@ private:
   std::mutex mutex;
   std::vector<std::string> warnings;
   /// Runner devices already read, by runner command.
-  std::map<std::string, std::optional<VerificationDevice>> devices;
+  std::map<std::string, std::vector<VerificationDevice>> devices;
 };
 
 /// "ptxas:/usr/local/cuda/bin/ptxas:31457280:1718000000" for the assembler

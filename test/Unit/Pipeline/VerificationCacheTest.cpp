@@ -170,7 +170,7 @@ std::string resultsFor(const std::string &ok, const std::string &failed,
 TEST(VerificationCacheTest, BundleResultsAreKeptPerBundleAndDevice) {
   Scratch scratch;
   VerificationCache cache(scratch.file("cache"), llm::CacheMode::ReadWrite);
-  EXPECT_FALSE(cache.runnerDevice("my-runner"));
+  EXPECT_TRUE(cache.runnerDevices("my-runner").empty());
   std::map<std::string, std::string> bundles = {
       {"/tmp/a/m.vadd.bundle.json", "{\"kernel\": \"vadd\"}"},
       {"/tmp/a/m.saxpy.bundle.json", "{\"kernel\": \"saxpy\"}"}};
@@ -180,14 +180,15 @@ TEST(VerificationCacheTest, BundleResultsAreKeptPerBundleAndDevice) {
       bundles);
 
   VerificationCache warm(scratch.file("cache"), llm::CacheMode::ReadWrite);
-  std::optional<VerificationDevice> device = warm.runnerDevice("my-runner");
-  ASSERT_TRUE(device);
+  std::vector<VerificationDevice> reached = warm.runnerDevices("my-runner");
+  ASSERT_EQ(reached.size(), 1u);
+  const VerificationDevice *device = &reached.front();
   EXPECT_EQ(device->name, "NVIDIA H200");
   EXPECT_EQ(device->driverVersion, 13000);
-  EXPECT_FALSE(warm.runnerDevice("another-runner"));
+  EXPECT_TRUE(warm.runnerDevices("another-runner").empty());
 
   std::optional<std::string> hit = warm.lookupBundle(
-      "{\"kernel\": \"vadd\"}", device, "/tmp/b/m.vadd.bundle.json");
+      "{\"kernel\": \"vadd\"}", reached, "/tmp/b/m.vadd.bundle.json");
   ASSERT_TRUE(hit);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(*hit);
   ASSERT_TRUE(bool(parsed));
@@ -200,13 +201,13 @@ TEST(VerificationCacheTest, BundleResultsAreKeptPerBundleAndDevice) {
   EXPECT_TRUE(results->getObject("sanitizer"));
 
   // One byte of the bundle, the GPU or the driver: a miss.
-  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"vadd\" }", device, "x"));
+  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"vadd\" }", reached, "x"));
   VerificationDevice other = *device;
   other.driverVersion = 12080;
   EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"vadd\"}", other, "x"));
-  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"vadd\"}", std::nullopt, "x"));
+  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"vadd\"}", {}, "x"));
   // A bundle error is never kept.
-  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"saxpy\"}", device, "x"));
+  EXPECT_FALSE(warm.lookupBundle("{\"kernel\": \"saxpy\"}", reached, "x"));
   EXPECT_EQ(warm.counts().bundleHits, 1u);
   EXPECT_EQ(warm.counts().bundleMisses, 4u);
 }
@@ -220,6 +221,14 @@ TEST(VerificationCacheTest, APlacementNamesTheGpuOfItsBundle) {
   VerificationDevice h200{"NVIDIA H200", 13000};
   EXPECT_TRUE(cache.lookupBundle("bundle a", h100, "a.json"));
   EXPECT_FALSE(cache.lookupBundle("bundle a", h200, "a.json"));
+  // The runner reached both: a warm build finds the bundle whichever GPU
+  // of the cluster ran it.
+  VerificationCache warm(scratch.file("cache"), llm::CacheMode::ReadWrite);
+  std::vector<VerificationDevice> reached = warm.runnerDevices("ray");
+  ASSERT_EQ(reached.size(), 2u);
+  EXPECT_EQ(reached[0].name, "NVIDIA H200");
+  EXPECT_EQ(reached[1].name, "NVIDIA H100");
+  EXPECT_TRUE(warm.lookupBundle("bundle a", reached, "a.json"));
 }
 
 /// Every entry file under `root`.
@@ -292,8 +301,9 @@ TEST(VerificationCacheTest, ManyWritersPublishOnlyWholeEntries) {
       for (int i = 0; i < 40; ++i) {
         VerificationCache cache(scratch.file("cache"),
                                 llm::CacheMode::ReadWrite);
-        std::optional<VerificationDevice> device = cache.runnerDevice("runner");
-        if (device && cache.lookupBundle("bundle a", device, "a.json"))
+        std::vector<VerificationDevice> reached = cache.runnerDevices("runner");
+        if (!reached.empty() &&
+            cache.lookupBundle("bundle a", reached, "a.json"))
           ++hits;
         EXPECT_TRUE(cache.takeWarnings().empty());
       }
