@@ -187,8 +187,10 @@ Error CompletionCache::store(CacheEntry entry) const {
   if (std::error_code ec = sys::fs::create_directories(dir))
     return createStringError(ec, "cannot create cache directory " + dir + ": " +
                                      ec.message());
-  // Readers and concurrent writers only ever see a complete file.
-  if (auto problem = untrusted::writeFileAtomically(path, content))
+  // Readers and concurrent writers only ever see a complete file; a FIFO
+  // or a device planted at the entry's path is replaced, not written into.
+  if (auto problem = untrusted::writeFileAtomically(
+          path, content, untrusted::SpecialFiles::Replace))
     return createStringError("cannot write cache entry " + path + ": " +
                              *problem);
   return Error::success();

@@ -160,7 +160,8 @@ void VerificationCache::writeEntry(llvm::StringRef kind, llvm::StringRef key,
   // Readers and writers on other machines see the old entry or the new
   // one, never half of either.
   if (std::optional<std::string> problem = untrusted::writeFileAtomically(
-          path, llvm::formatv("{0:1}\n", Value(std::move(entry))).str()))
+          path, llvm::formatv("{0:1}\n", Value(std::move(entry))).str(),
+          untrusted::SpecialFiles::Replace))
     warn("verification cache: cannot write " + path + ": " + *problem);
 }
 

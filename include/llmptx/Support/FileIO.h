@@ -117,23 +117,38 @@ writeIntoSpecialFile(const std::string &path, std::string_view contents,
   return problem;
 }
 
+/// What writeFileAtomically does with a file at the path that is not a
+/// regular file.
+enum class SpecialFiles {
+  /// An output a user named (`-o`, `report=`, a bundle folder): a character
+  /// device or a FIFO there (`/dev/null`, `/dev/stdout`, a pipe) is written
+  /// into, anything else (a folder, a socket) refused. Renaming over
+  /// /dev/null would replace the device for the whole machine.
+  WriteInto,
+  /// An entry of the tool's own store (the caches), a folder anyone may
+  /// plant things in: whatever is there is replaced by the rename, so a
+  /// planted FIFO cannot block or break the store.
+  Replace,
+};
+
 /// Writes `contents` to `path` through a temporary file in the same folder
 /// and rename(2). On failure (a full disk, no permission) the temporary file
 /// is removed, whatever was at `path` is left as it was, and the error text
-/// is returned. A character device or a FIFO at `path` (or behind a symlink
-/// there: /dev/stdout) is written into instead: renaming over /dev/null
-/// would replace the device for the whole machine. A folder, a socket or a
-/// block device there is refused.
+/// is returned. What is done with a special file at `path` (or behind a
+/// symlink there) is `special`'s.
 inline std::optional<std::string>
-writeFileAtomically(const std::string &path, std::string_view contents) {
-  bool special = false;
-  std::optional<std::string> written =
-      writeIntoSpecialFile(path, contents, special);
-  if (special)
-    return written;
-  struct stat existing;
-  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
-    return std::string("not a regular file; not replaced");
+writeFileAtomically(const std::string &path, std::string_view contents,
+                    SpecialFiles special = SpecialFiles::WriteInto) {
+  if (special == SpecialFiles::WriteInto) {
+    bool handled = false;
+    std::optional<std::string> written =
+        writeIntoSpecialFile(path, contents, handled);
+    if (handled)
+      return written;
+    struct stat existing;
+    if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+      return std::string("not a regular file; not replaced");
+  }
   std::string temporary = path + ".tmp-XXXXXX";
   int fd = ::mkstemp(temporary.data());
   if (fd < 0)
