@@ -183,6 +183,14 @@ llvm::Error KernelStages::prepareChecks() {
     spec.statedFacts = llvm::join(kernel.statedFacts, "\n");
     spec.launchChoice = describeLaunchChoice(kernel, settings.chip);
     spec.tensorMaps = kernel.launch.allowed && offersTensorMaps(settings.chip);
+    // The chip takes tensor maps, but this caller builds no host arguments
+    // (an IREE dispatch, a kernel set without host code, launches outside
+    // the module): say why the prompt does not offer them.
+    if (!kernel.launch.allowed && offersTensorMaps(settings.chip))
+      remark("llmgen: @" + kernel.name +
+             ": tensor maps, dynamic shared memory and a launch of its own "
+             "are not offered: " +
+             kernel.launch.reason);
     if (search.optimize) {
       // The kernel's own entry, callees and variables: the other kernels of
       // the module would only lengthen the prompt. The whole module is
