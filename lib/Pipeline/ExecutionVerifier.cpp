@@ -175,7 +175,7 @@ bool ExecutionVerifier::verify(const Batch &batch, llvm::StringRef suffix,
   // Each call writes its results into a folder of its own, so calls for
   // the kernels of a pipelined build run side by side.
   llvm::Expected<std::string> results =
-      runBundles(bundlePaths, settings.runner, directory);
+      runBundles(bundlePaths, settings.runner);
   if (!results) {
     std::string message = llvm::toString(results.takeError());
     for (KernelWork *kernel : bundled)

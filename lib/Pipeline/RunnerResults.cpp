@@ -193,15 +193,14 @@ ProbedChip llmptx::parseProbe(llvm::StringRef text) {
 
 llvm::Expected<std::string>
 llmptx::runBundles(const std::vector<std::string> &bundlePaths,
-                   llvm::StringRef runnerCommand, llvm::StringRef workDir) {
+                   llvm::StringRef runnerCommand) {
   llvm::Expected<std::string> shell = runnerShellCommand(runnerCommand);
   if (!shell)
     return shell.takeError();
   std::string command = std::move(*shell);
   // The results and the log go to a folder of this call's own, removed
-  // after reading: `workDir` may be the user's emit-bundles folder, whose
-  // results.json or runner.log must not be replaced.
-  (void)workDir;
+  // after reading: the bundles' folder may be the user's emit-bundles
+  // folder, whose results.json or runner.log must not be replaced.
   llvm::SmallString<256> privateDir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("llmptx-runner", privateDir))
@@ -211,7 +210,7 @@ llmptx::runBundles(const std::vector<std::string> &bundlePaths,
   llvm::sys::path::append(resultsPath, "results.json");
   llvm::SmallString<256> logPath(privateDir);
   llvm::sys::path::append(logPath, "runner.log");
-  auto removePrivate = llvm::make_scope_exit(
+  llvm::scope_exit removePrivate(
       [&] { llvm::sys::fs::remove_directories(privateDir); });
   for (const std::string &path : bundlePaths)
     command += " " + shellQuote(path);

@@ -24,11 +24,11 @@ namespace llmptx {
 /// llmptx-runner next to this executable or on PATH. Returns the results
 /// JSON; the error says why there are none (no runner, no GPU, a failure,
 /// with what the runner printed). The results file and the runner's log
-/// live in a temporary folder of the call's own, never in `workDir` (the
-/// bundles' folder, which may be the user's emit-bundles folder).
+/// live in a temporary folder of the call's own, never beside the bundles
+/// (whose folder may be the user's emit-bundles folder).
 llvm::Expected<std::string>
 runBundles(const std::vector<std::string> &bundlePaths,
-           llvm::StringRef runnerCommand, llvm::StringRef workDir);
+           llvm::StringRef runnerCommand);
 
 /// The runner's results JSON, read; the error says it is unreadable.
 llvm::Expected<runtime::VerificationResults>
