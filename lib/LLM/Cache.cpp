@@ -14,6 +14,7 @@
 
 #include "llmptx/LLM/Secrets.h"
 #include "llmptx/Support/FileIO.h"
+#include "llmptx/Support/UtcTime.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -91,15 +92,6 @@ Expected<CacheEntry> parseEntry(StringRef text, StringRef path,
   return result;
 }
 
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc;
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
-
 } // namespace
 
 std::string computeCacheKey(const CompletionRequest &request) {
@@ -170,7 +162,7 @@ Error CompletionCache::store(CacheEntry entry) const {
     object["latency_ms"] = entry.latencyMs;
     object["prompt_tokens"] = entry.promptTokens;
     object["completion_tokens"] = entry.completionTokens;
-    object["created"] = entry.created.empty() ? utcNow() : entry.created;
+    object["created"] = entry.created.empty() ? utcTimestamp() : entry.created;
     object["checksum"] = entryChecksum(object);
     content = wire::dumpJson(object, 1) + "\n";
   } catch (const std::exception &error) {

@@ -328,6 +328,31 @@ static void addUnmetRequirements(const Fragment &fragment,
           "keep the fragment only where its needs hold: " + fragment.needs));
 }
 
+/// The first diagnostics of one use of `fragment` found at `at` (`where`
+/// names its lines): a note that it is the fragment (saying when its
+/// requirements go unchecked for want of `facts`) and an error for a chip
+/// it is not proven on (`targetWord`: what targets `chip`).
+static void noteUse(const Fragment &fragment, SourceLocation at,
+                    const std::string &where, StringRef chip,
+                    StringRef targetWord, const KernelLaunchFacts *facts,
+                    std::vector<Diagnostic> &diagnostics) {
+  std::string message =
+      formatv("{0} fragment '{1}' (proven in {2})", where, fragment.name,
+              StringRef(fragment.proof).split(' ').first)
+          .str();
+  if (!facts && !fragment.requirements.empty())
+    message += "; requires " + requirementList(fragment) +
+               " (not checked: no kernel facts given)";
+  diagnostics.push_back(
+      makeDiagnostic(Severity::Note, at, "fragment-use", message));
+  if (!chip.empty() && !fragmentRunsOn(fragment, chip))
+    diagnostics.push_back(makeDiagnostic(
+        Severity::Error, at, "fragment-chip",
+        formatv("fragment '{0}' is proven for {1}, the {2} targets {3}",
+                fragment.name, join(fragment.chips, ", "), targetWord, chip)
+            .str()));
+}
+
 std::vector<Diagnostic>
 llmptx::ptx::checkFragmentUses(const Module &module,
                                const std::vector<Fragment> &fragments,
@@ -338,22 +363,11 @@ llmptx::ptx::checkFragmentUses(const Module &module,
     const Fragment &fragment = *use.fragment;
     const std::vector<Instruction> &code = use.function->instructions;
     SourceLocation at = code[use.first].loc;
-    std::string message =
-        formatv("lines {0}-{1} of '{2}' are fragment '{3}' (proven in {4})",
-                at.line, code[use.last].loc.line, use.function->name,
-                fragment.name, StringRef(fragment.proof).split(' ').first)
-            .str();
-    if (!facts && !fragment.requirements.empty())
-      message += "; requires " + requirementList(fragment) +
-                 " (not checked: no kernel facts given)";
-    diagnostics.push_back(
-        makeDiagnostic(Severity::Note, at, "fragment-use", message));
-    if (!chip.empty() && !fragmentRunsOn(fragment, chip))
-      diagnostics.push_back(makeDiagnostic(
-          Severity::Error, at, "fragment-chip",
-          formatv("fragment '{0}' is proven for {1}, the module targets {2}",
-                  fragment.name, join(fragment.chips, ", "), chip)
-              .str()));
+    noteUse(fragment, at,
+            formatv("lines {0}-{1} of '{2}' are", at.line,
+                    code[use.last].loc.line, use.function->name)
+                .str(),
+            chip, "module", facts, diagnostics);
     // parseFragment refuses a header that is not a version; a fragment
     // without one needs nothing.
     unsigned needed = isaNumber(fragment.ptxIsa).value_or(0);
@@ -377,22 +391,9 @@ std::vector<Diagnostic> llmptx::ptx::checkCudaFragmentUses(
   for (const CudaFragmentUse &use : findCudaFragmentUses(source, fragments)) {
     const Fragment &fragment = *use.fragment;
     SourceLocation at{use.firstLine, 1};
-    std::string message =
-        formatv("lines {0}-{1} are fragment '{2}' (proven in {3})",
-                use.firstLine, use.lastLine, fragment.name,
-                StringRef(fragment.proof).split(' ').first)
-            .str();
-    if (!facts && !fragment.requirements.empty())
-      message += "; requires " + requirementList(fragment) +
-                 " (not checked: no kernel facts given)";
-    diagnostics.push_back(
-        makeDiagnostic(Severity::Note, at, "fragment-use", message));
-    if (!chip.empty() && !fragmentRunsOn(fragment, chip))
-      diagnostics.push_back(makeDiagnostic(
-          Severity::Error, at, "fragment-chip",
-          formatv("fragment '{0}' is proven for {1}, the kernel targets {2}",
-                  fragment.name, join(fragment.chips, ", "), chip)
-              .str()));
+    noteUse(fragment, at,
+            formatv("lines {0}-{1} are", use.firstLine, use.lastLine).str(),
+            chip, "kernel", facts, diagnostics);
     if (facts)
       addUnmetRequirements(fragment, *facts, at, diagnostics);
   }

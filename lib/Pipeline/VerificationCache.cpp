@@ -11,6 +11,7 @@
 
 #include "llmptx/LLM/Provider.h"
 #include "llmptx/Support/FileIO.h"
+#include "llmptx/Support/UtcTime.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -46,15 +47,6 @@ static std::string canonical(const Value &value) {
 
 static std::string keyOf(const Value &material) {
   return VerificationCache::sha256Hex(canonical(material));
-}
-
-static std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc;
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
 }
 
 std::string llmptx::assemblerIdentity(const ptx::CudaToolkit &toolkit,
@@ -148,7 +140,7 @@ void VerificationCache::writeEntry(llvm::StringRef kind, llvm::StringRef key,
     return;
   entry["format"] = format;
   entry["key"] = key.str();
-  entry["created"] = utcNow();
+  entry["created"] = utcTimestamp();
   entry["checksum"] = "sha256:" + sha256Hex(canonical(Value(Object(entry))));
   std::string path = pathFor(kind, key);
   llvm::StringRef folder = llvm::sys::path::parent_path(path);
