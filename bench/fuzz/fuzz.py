@@ -967,7 +967,7 @@ def gen_kernels(rng, d, ctx):
     # (a user's file there is kept), bundles in their folder.
     for option in " ".join(lower).split():
         key, _, value = option.partition("=")
-        if key == "report" and value and not os.path.lexists(c.path(value)):
+        if key == "report" and value and not os.path.exists(c.path(value)):  # a dangling link is replaced
             c.out(value)
         elif key == "emit-bundles" and value:
             c.out(value + "/*.bundle.json")
