@@ -30,8 +30,17 @@ cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT to the folder the tarball goes to}"
 RUNS=${RUNS:-30}
 work=$(mktemp -d)
-export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
-python=${PYTHON:-python3}
+# A Python with the llmptx package: PYTHON if given, else a virtual
+# environment over the machine's own packages (torch, Triton) with the
+# package installed from this checkout, offline (docs/python.md).
+if [ -n "${PYTHON:-}" ]; then
+  python=$PYTHON
+else
+  python3 -m venv --system-site-packages "$work/venv" &&
+    "$work/venv/bin/pip" install -q --no-deps --no-build-isolation -e . ||
+    { echo "error: cannot install the llmptx package (set PYTHON to a Python that has it)" >&2; exit 2; }
+  python=$work/venv/bin/python3
+fi
 
 {
   date -u
