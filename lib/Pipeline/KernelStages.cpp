@@ -85,6 +85,15 @@ struct ReferenceFacts {
 } // namespace
 
 llvm::Error KernelStages::prepareChecks() {
+  if (llvm::Error error = configureChecks())
+    return error;
+  describeKernels();
+  verifier = std::make_unique<ExecutionVerifier>(settings, setName, remark,
+                                                 cache.get());
+  return llvm::Error::success();
+}
+
+llvm::Error KernelStages::configureChecks() {
   search.chip = settings.chip;
   search.repairs = settings.repairs;
   search.optimize = settings.mode == Mode::Optimize;
@@ -137,7 +146,10 @@ llvm::Error KernelStages::prepareChecks() {
                                   progress->tasks)
                  << line << "\n";
   };
+  return llvm::Error::success();
+}
 
+void KernelStages::describeKernels() {
   llvm::StringMap<ReferenceFacts> references;
   auto factsOf = [&](const std::string &ptx) -> const ReferenceFacts & {
     auto [slot, inserted] = references.try_emplace(ptx);
@@ -211,9 +223,6 @@ llvm::Error KernelStages::prepareChecks() {
     }
     item.samples.resize(settings.samples);
   }
-  verifier = std::make_unique<ExecutionVerifier>(settings, setName, remark,
-                                                 cache.get());
-  return llvm::Error::success();
 }
 
 void KernelStages::run() {

@@ -59,6 +59,13 @@ public:
   VerificationCache *verificationCache() const { return cache.get(); }
 
 private:
+  /// The search's checks from the settings and the toolkit found (a remark
+  /// when candidates cannot be compiled); fails for language=cuda without
+  /// NVRTC.
+  llvm::Error configureChecks();
+  /// Each kernel's prompt spec: its facts, reference, launch choice and, in
+  /// optimize mode, the fragments that apply.
+  void describeKernels();
   void searchAll();
   bool verifyByExecution();
   /// gpu-jobs > 0 with verify=exec: a kernel is verified as soon as its
