@@ -522,6 +522,40 @@ def selection_title(env: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
     return 'select=%s' % policy if policy else 'selected'
 
 
+def _table_row(row: Dict[str, Any], env: Dict[str, Any]
+               ) -> Tuple[List[str], Optional[float], List[str]]:
+    """One row of the table: its cells, the speedup of object 0 over the
+    NVPTX path (None without both times) and the targets it misses."""
+    t = row['times']
+    cells = [row['kernel'], row['sizes'].replace(' ', ', ')]
+    for c in COLUMNS:
+        cell = '%.1f' % (t[c]['median'] * 1e3) if c in t else '-'
+        if c == 'selected' and row.get('selected_is_reference') and c in t:
+            cell += ' (NVPTX)'
+        cells.append(cell)
+    rate, frac = _rate(row, 'selected', env)
+    trate, _ = _rate(row, 'triton', env)
+    vrate, _ = _rate(row, 'vendor', env)
+    unit = (lambda r: '%.0f GB/s' % (r / 1e9)) if row['metric'] == \
+        'bytes' else (lambda r: '%.1f TFLOP/s' % (r / 1e12))
+    cells.append(unit(rate) if rate else '-')
+    cells.append(_percent(frac))
+    cells.append(unit(trate) if trate else '-')
+    cells.append(unit(vrate) if vrate else '-')
+    for c in ('selected', 'triton'):
+        cells.append(_percent(fraction_of_vendor(row, c)))
+    s = speedup(row)
+    cells.append('%.2fx' % s if s else '-')
+    cells.append('/'.join({True: 'pass', False: 'FAIL'}.get(
+        row['checks'].get(c), '-') for c in CHECKED))
+    misses = _targets(row, env)
+    notes = misses + ([row['note']] if row['note'] else [])
+    if row['selected']['source'] != 'llm':
+        notes.insert(0, 'object 0 = NVPTX (%s)' % row['selected']['reason'])
+    cells.append('; '.join(notes))
+    return cells, s, misses
+
+
 def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
                    command: str, plot_name: Optional[str]) -> None:
     lines = []
@@ -578,40 +612,12 @@ def write_markdown(path: str, env: Dict[str, Any], rows: List[Dict[str, Any]],
     references = 0
     misses_all = []
     for row in rows:
-        t = row['times']
-        cells = [row['kernel'], row['sizes'].replace(' ', ', ')]
-        for c in COLUMNS:
-            cell = '%.1f' % (t[c]['median'] * 1e3) if c in t else '-'
-            if c == 'selected' and row.get('selected_is_reference') and \
-                    c in t:
-                cell += ' (NVPTX)'
-            cells.append(cell)
-        rate, frac = _rate(row, 'selected', env)
-        trate, _ = _rate(row, 'triton', env)
-        vrate, _ = _rate(row, 'vendor', env)
-        unit = (lambda r: '%.0f GB/s' % (r / 1e9)) if row['metric'] == \
-            'bytes' else (lambda r: '%.1f TFLOP/s' % (r / 1e12))
-        cells.append(unit(rate) if rate else '-')
-        cells.append(_percent(frac))
-        cells.append(unit(trate) if trate else '-')
-        cells.append(unit(vrate) if vrate else '-')
-        for c in ('selected', 'triton'):
-            cells.append(_percent(fraction_of_vendor(row, c)))
-        s = speedup(row)
+        cells, s, misses = _table_row(row, env)
         if s:
             speedups.append(s)
             references += 1 if row.get('selected_is_reference') else 0
-        cells.append('%.2fx' % s if s else '-')
-        cells.append('/'.join({True: 'pass', False: 'FAIL'}.get(
-            row['checks'].get(c), '-') for c in CHECKED))
-        misses = _targets(row, env)
         if misses:
             misses_all.append((row, misses))
-        notes = misses + ([row['note']] if row['note'] else [])
-        if row['selected']['source'] != 'llm':
-            notes.insert(0, 'object 0 = NVPTX (%s)' %
-                         row['selected']['reason'])
-        cells.append('; '.join(notes))
         A('| ' + ' | '.join(cells) + ' |')
     A('')
     if speedups:
