@@ -42,6 +42,8 @@ import time
 
 import torch
 
+from launch_block import launch_block_from_source
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---------------------------------------------------------------------------
@@ -134,30 +136,6 @@ BUILTIN_LAUNCH = {
                          "grid": ["ceildiv(N, 128)", "ceildiv(M, 128)", "1"],
                          "dynamic_shared_bytes": 99392, "tensor_maps": _MAPS},
 }
-
-
-def launch_block_from_source(cu_path):
-    """The JSON launch block in the .cu's header comment (lines '// {...')."""
-    text = []
-    started = False
-    depth = 0
-    with open(cu_path) as f:
-        for line in f:
-            if not line.startswith("//"):
-                if started:
-                    break
-                continue
-            body = line[2:].strip()
-            if not started and body.startswith('{"block"'):
-                started = True
-            if started:
-                text.append(body)
-                depth += body.count("{") - body.count("}")
-                if depth == 0:
-                    break
-    if not text:
-        return None
-    return json.loads(" ".join(text))
 
 
 def eval_expr(expr, sizes):

@@ -25,11 +25,12 @@
    the registers the CTA holds for any entry count from 145 to 168.
 """
 
-import json
 import os
 import random
 import re
 import sys
+
+from launch_block import launch_block_from_source
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAST = os.path.join(HERE, "hgemm_tma.cu")
@@ -61,24 +62,6 @@ def defines(path):
         except Exception:  # noqa: BLE001
             pass
     return out
-
-
-def launch_block(path):
-    text, started, depth = [], False, 0
-    for line in open(path):
-        if not line.startswith("//"):
-            if started:
-                break
-            continue
-        body = line[2:].strip()
-        if not started and body.startswith('{"block"'):
-            started = True
-        if started:
-            text.append(body)
-            depth += body.count("{") - body.count("}")
-            if depth == 0:
-                break
-    return json.loads(" ".join(text))
 
 
 # ---------------------------------------------------------------------------
@@ -523,7 +506,7 @@ def main():
           "mbarrier model: a fresh barrier passes parity 1, blocks parity 0")
 
     # budgets
-    lb, lbs = launch_block(FAST), launch_block(SIMPLE)
+    lb, lbs = launch_block_from_source(FAST), launch_block_from_source(SIMPLE)
     need = d["HG_BAR_OFFSET"] + 8 * 2 * d["HG_STAGES"]
     check(d["HG_BAR_OFFSET"] == d["HG_STAGES"] * d["HG_STAGE_BYTES"], "hgemm_tma: barriers after the ring")
     check(1008 + need <= lb["dynamic_shared_bytes"] <= 232448,
