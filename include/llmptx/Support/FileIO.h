@@ -93,19 +93,10 @@ inline std::optional<std::string> writeAll(int fd, std::string_view contents) {
   return std::nullopt;
 }
 
-/// Writes into what `path` names when it is a character device or a FIFO
-/// (`-o /dev/null`, `-o /dev/stdout`, a pipe): such a file is written into,
-/// never replaced. Returns nullopt when it wrote, else the reason it did not
-/// (`handled` false: `path` is something else, write it as a file).
+/// Writes `contents` into the character device or FIFO `path` names
+/// (`-o /dev/null`, `-o /dev/stdout`, a pipe); the errno text on failure.
 inline std::optional<std::string>
-writeIntoSpecialFile(const std::string &path, std::string_view contents,
-                     bool &handled) {
-  handled = false;
-  struct stat info;
-  if (::stat(path.c_str(), &info) != 0 ||
-      !(S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)))
-    return std::nullopt;
-  handled = true;
+writeIntoSpecialFile(const std::string &path, std::string_view contents) {
   // Non-blocking open: a FIFO nobody reads is an error, not a hang; the
   // writes themselves block as usual.
   int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -139,14 +130,12 @@ enum class SpecialFiles {
 inline std::optional<std::string>
 writeFileAtomically(const std::string &path, std::string_view contents,
                     SpecialFiles special = SpecialFiles::WriteInto) {
-  if (special == SpecialFiles::WriteInto) {
-    bool handled = false;
-    std::optional<std::string> written =
-        writeIntoSpecialFile(path, contents, handled);
-    if (handled)
-      return written;
-    struct stat existing;
-    if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+  struct stat existing;
+  if (special == SpecialFiles::WriteInto &&
+      ::stat(path.c_str(), &existing) == 0) {
+    if (S_ISCHR(existing.st_mode) || S_ISFIFO(existing.st_mode))
+      return writeIntoSpecialFile(path, contents);
+    if (!S_ISREG(existing.st_mode))
       return std::string("not a regular file; not replaced");
   }
   std::string temporary = path + ".tmp-XXXXXX";
