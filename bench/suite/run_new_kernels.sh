@@ -31,14 +31,21 @@ cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-30}
 work=$(mktemp -d)
 # A Python with the llmptx package: PYTHON if given, else a virtual
-# environment over the machine's own packages (torch, Triton) with the
-# package installed from this checkout, offline (docs/python.md).
+# environment over the machine's own packages (torch, Triton) that sees
+# this checkout's package, offline and without pip (docs/python.md): two
+# .pth files, one with every package folder python3 itself sees
+# (--system-site-packages leaves out the user's site, where the GPU machine
+# has torch and Triton), one with the checkout's python/ (what an editable
+# install writes).
 if [ -n "${PYTHON:-}" ]; then
   python=$PYTHON
 else
-  python3 -m venv --system-site-packages "$work/venv" &&
-    "$work/venv/bin/pip" install -q --no-deps --no-build-isolation -e . ||
-    { echo "error: cannot install the llmptx package (set PYTHON to a Python that has it)" >&2; exit 2; }
+  python3 -m venv --system-site-packages --without-pip "$work/venv" &&
+    site=$("$work/venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') &&
+    python3 -c 'import sys; print("\n".join(p for p in sys.path if p.endswith("-packages")))' \
+      > "$site/machine-packages.pth" &&
+    echo "$(pwd)/python" > "$site/llmptx-checkout.pth" ||
+    { echo "error: cannot make a Python with the llmptx package (set PYTHON to a Python that has it)" >&2; exit 2; }
   python=$work/venv/bin/python3
 fi
 

@@ -316,11 +316,19 @@ VerificationCache::runnerDevices(llvm::StringRef runner) {
   return found;
 }
 
+/// How the runner times, as far as it changes what a result says: a
+/// result of another method is not this bundle's result. "allocator":
+/// timed with every pointer 256-byte aligned (docs/verification.md,
+/// "Timing sits where a program's buffers sit"); the results before it,
+/// timed at the stated alignment, were keyed without a method.
+static constexpr llvm::StringLiteral kTimingMethod = "allocator";
+
 static Value bundleMaterial(llvm::StringRef bundleJson,
                             const VerificationDevice &device) {
   return Object{{"bundle_sha256", VerificationCache::sha256Hex(bundleJson)},
                 {"gpu", device.name},
-                {"driver_version", device.driverVersion}};
+                {"driver_version", device.driverVersion},
+                {"timing", kTimingMethod}};
 }
 
 std::optional<std::string>

@@ -128,6 +128,7 @@ struct ShapeState {
   int shape = -1;
   int variant = -1;
   uint64_t seed = 0;
+  Placement placement = Placement::Stated;
   ShapePlan plan;
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::vector<uint8_t>> imagesA;
@@ -274,15 +275,19 @@ private:
     sendMessage(event);
   }
 
-  /// Builds plan, inputs, images and allocations for (shape, variant).
-  bool prepare(int shape, int variant, uint64_t seed, std::string &error) {
-    if (state.shape == shape && state.variant == variant && state.seed == seed)
+  /// Builds plan, inputs, images and allocations for (shape, variant),
+  /// the pointers placed as checks (Stated) or timing (Allocator) want.
+  bool prepare(int shape, int variant, uint64_t seed, std::string &error,
+               Placement placement = Placement::Stated) {
+    if (state.shape == shape && state.variant == variant &&
+        state.seed == seed && state.placement == placement)
       return true;
     session.release(state.referenceSet);
     session.release(state.candidateSet);
     state = ShapeState();
     auto plan = planShape(bundle, static_cast<size_t>(shape),
-                          static_cast<unsigned>(variant));
+                          static_cast<unsigned>(variant), kGuardBytes,
+                          placement);
     if (!plan) {
       error = plan.error();
       return false;
@@ -306,6 +311,7 @@ private:
     state.shape = shape;
     state.variant = variant;
     state.seed = seed;
+    state.placement = placement;
     return true;
   }
 
@@ -550,11 +556,13 @@ private:
   }
 
   /// Times the candidate against the reference at the timing shape, then
-  /// checks it once more on fresh outputs.
+  /// checks it once more on fresh outputs. The buffers sit where a
+  /// program's allocator puts them (Placement::Allocator); every other
+  /// check has them at the edge of the stated alignment.
   std::optional<int> time(int candidate, int shape, uint64_t seed) {
     std::string error;
     phase("prepare");
-    if (!prepare(shape, 0, seed, error)) {
+    if (!prepare(shape, 0, seed, error, Placement::Allocator)) {
       referenceError("cannot prepare the timing shape: " + error);
       return kExitReferenceFailed;
     }
@@ -700,6 +708,8 @@ private:
     timing.candidateMs = summarize(samples.candidateMs);
     timing.speedup = estimateSpeedup(samples.referenceMs, samples.candidateMs);
     timing.l2FlushBytes = flushBytes;
+    if (plan.placement == Placement::Allocator)
+      timing.baseAlignment = kMaxAlignment;
     timing.setWork(plan.compulsoryBytes(), plan.flops);
     return timing;
   }

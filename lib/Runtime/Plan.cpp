@@ -451,7 +451,7 @@ static bool checkOutputElementsDistinct(ShapeEvaluator &evaluator,
 static bool planAllocation(ShapeEvaluator &evaluator,
                            const VerificationBundle &bundle, size_t index,
                            const std::string &path, uint64_t guardBytes,
-                           BufferLayout &layout) {
+                           Placement placement, BufferLayout &layout) {
   const BufferSpec &spec = bundle.buffers[index];
   uint64_t span = static_cast<uint64_t>(layout.offset);
   if (layout.elementCount > 0) {
@@ -469,8 +469,8 @@ static bool planAllocation(ShapeEvaluator &evaluator,
     span += last + 1;
   }
   uint64_t alignment = bundle.bufferAlignment(index);
-  layout.alignedByteOffset =
-      guardBytes + (alignment < kMaxAlignment ? alignment : 0);
+  bool pad = placement == Placement::Stated && alignment < kMaxAlignment;
+  layout.alignedByteOffset = guardBytes + (pad ? alignment : 0);
   uint64_t bytes = 0;
   if (__builtin_mul_overflow(span, uint64_t(elementByteSize(spec.element)),
                              &bytes) ||
@@ -488,7 +488,8 @@ static bool planAllocation(ShapeEvaluator &evaluator,
 static bool planBuffer(ShapeEvaluator &evaluator,
                        const VerificationBundle &bundle, size_t index,
                        unsigned offsetVariant, int anyIndex,
-                       uint64_t guardBytes, BufferLayout &layout) {
+                       uint64_t guardBytes, Placement placement,
+                       BufferLayout &layout) {
   const BufferSpec &spec = bundle.buffers[index];
   std::string path = "$.buffers[" + std::to_string(index) + "]";
   layout.name = spec.name;
@@ -499,7 +500,8 @@ static bool planBuffer(ShapeEvaluator &evaluator,
          planStrides(evaluator, spec, path, layout) &&
          planOffset(evaluator, spec, path, offsetVariant, anyIndex, layout) &&
          checkOutputElementsDistinct(evaluator, spec, path, layout) &&
-         planAllocation(evaluator, bundle, index, path, guardBytes, layout);
+         planAllocation(evaluator, bundle, index, path, guardBytes, placement,
+                        layout);
 }
 
 /// The reference's and each candidate's launch: the bundle's, or their own.
@@ -606,7 +608,8 @@ static ValueOrError<ParamSlot> planParam(ShapeEvaluator &evaluator,
 
 ValueOrError<ShapePlan>
 llmptx::runtime::planShape(const VerificationBundle &bundle, size_t shapeIndex,
-                           unsigned offsetVariant, uint64_t guardBytes) {
+                           unsigned offsetVariant, uint64_t guardBytes,
+                           Placement placement) {
   if (shapeIndex >= bundle.shapeCount())
     return Failure{"shape index " + std::to_string(shapeIndex) +
                    " out of range"};
@@ -614,13 +617,14 @@ llmptx::runtime::planShape(const VerificationBundle &bundle, size_t shapeIndex,
   ShapePlan plan;
   plan.shapeIndex = shapeIndex;
   plan.offsetVariant = offsetVariant;
+  plan.placement = placement;
   plan.bindings = bundle.shapeAt(shapeIndex);
 
   int anyIndex = 0;
   for (size_t i = 0; i < bundle.buffers.size(); ++i) {
     BufferLayout layout;
     if (!planBuffer(evaluator, bundle, i, offsetVariant, anyIndex, guardBytes,
-                    layout))
+                    placement, layout))
       return Failure{evaluator.error};
     if (bundle.buffers[i].anyOffset())
       ++anyIndex;

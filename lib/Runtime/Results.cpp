@@ -190,6 +190,8 @@ OrderedJson llmptx::runtime::timingJson(const CandidateTiming &timing) {
   t["speedup_bound"] = {timing.speedup.boundLo, timing.speedup.boundHi};
   t["comparison"] = comparisonName(timing.speedup.comparison);
   t["l2_flush_bytes"] = timing.l2FlushBytes;
+  if (timing.baseAlignment)
+    t["base_alignment"] = *timing.baseAlignment;
   if (timing.bytes)
     t["bytes"] = *timing.bytes;
   if (timing.referenceGbs)
@@ -553,8 +555,9 @@ public:
             timing, t,
             {"shape", "shape_index", "reference_ms", "candidate_ms", "speedup",
              "speedup_spread", "speedup_bound", "suspicious", "comparison",
-             "l2_flush_bytes", "bytes", "reference_gbs", "candidate_gbs",
-             "flops", "reference_gflops", "candidate_gflops"}))
+             "l2_flush_bytes", "base_alignment", "bytes", "reference_gbs",
+             "candidate_gbs", "flops", "reference_gflops",
+             "candidate_gflops"}))
       return result;
     if (const Json *shape = reader.member(timing, t, "shape", false))
       result.shape = readShape(*shape, t + ".shape");
@@ -592,6 +595,7 @@ public:
       reader.fail(t + ".comparison", "unknown comparison '" + comparison + "'");
     result.l2FlushBytes =
         reader.unsignedInteger(timing, t, "l2_flush_bytes", false);
+    result.baseAlignment = optionalUnsigned(timing, t, "base_alignment");
     result.bytes = optionalUnsigned(timing, t, "bytes");
     result.referenceGbs = optionalNumber(timing, t, "reference_gbs");
     result.candidateGbs = optionalNumber(timing, t, "candidate_gbs");

@@ -12,7 +12,8 @@
 //
 // The allocation start is 256-byte aligned, so the aligned pointer is
 // aligned to exactly the stated alignment and no more: a candidate may only
-// rely on the facts the module states. Every byte that is not an element
+// rely on the facts the module states. Timing plans (Placement::Allocator)
+// leave the pad out: the pointer is 256-byte aligned, as allocated. Every byte that is not an element
 // (guards, padding, offset, stride gaps) is filled with a NaN-like pattern
 // and checked after every run.
 //
@@ -39,6 +40,15 @@ inline constexpr uint64_t kGuardBytes = 4096;
 inline constexpr int64_t kNonZeroOffset = 3;
 /// The largest alignment a bundle may state.
 inline constexpr uint64_t kMaxAlignment = 256;
+
+/// Where an aligned pointer sits in its allocation. Checks put it at the
+/// edge of the stated facts; timing puts it where a program's allocator
+/// does (cuMemAlloc: 256-byte aligned), as it already takes offset 0 for
+/// "any"-offset buffers, so a kernel is timed as a program runs it.
+enum class Placement {
+  Stated,   // aligned to exactly the stated alignment and no more
+  Allocator // aligned to kMaxAlignment (the allocation's own alignment)
+};
 
 struct BufferLayout {
   std::string name;
@@ -96,6 +106,7 @@ struct ParamSlot {
 struct ShapePlan {
   size_t shapeIndex = 0;
   unsigned offsetVariant = 0;
+  Placement placement = Placement::Stated;
   SizeBindings bindings;
   std::vector<BufferLayout> buffers;
   std::vector<ParamSlot> params;
@@ -127,7 +138,8 @@ unsigned offsetVariantCount(const VerificationBundle &bundle);
 /// an allocation).
 ValueOrError<ShapePlan> planShape(const VerificationBundle &bundle,
                                   size_t shapeIndex, unsigned offsetVariant,
-                                  uint64_t guardBytes = kGuardBytes);
+                                  uint64_t guardBytes = kGuardBytes,
+                                  Placement placement = Placement::Stated);
 
 /// The shape index speed is decided at: the production shape when the
 /// bundle has one, else largestCheckedShapeIndex.

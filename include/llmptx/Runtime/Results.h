@@ -153,6 +153,10 @@ struct CandidateTiming {
   SpeedupEstimate speedup;
   /// Bytes of the L2 flush buffer written before every timed run.
   uint64_t l2FlushBytes = 0;
+  /// The alignment of every aligned pointer while timed (256: where the
+  /// allocator puts it); absent in results of runners that timed at the
+  /// stated alignment.
+  std::optional<uint64_t> baseAlignment;
   /// The compulsory traffic of one run at the timing shape
   /// (ShapePlan::compulsoryBytes) and the rates it gives with the medians,
   /// in GB/s (10^9 bytes per second).

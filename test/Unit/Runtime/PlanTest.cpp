@@ -187,6 +187,23 @@ TEST(PlanTest, FlopsAreEvaluatedPerShape) {
                               "0: M=3 N=5 K=7)");
 }
 
+TEST(PlanTest, TimingPlacesPointersWhereTheAllocatorDoes) {
+  VerificationBundle bundle = vaddBundle();
+  auto plan = planShape(bundle, 1, 0, kGuardBytes, Placement::Allocator);
+  ASSERT_TRUE(plan.ok()) << plan.error();
+  EXPECT_EQ(plan->placement, Placement::Allocator);
+  for (const BufferLayout &layout : plan->buffers) {
+    EXPECT_EQ(layout.alignedByteOffset, kGuardBytes);
+    EXPECT_EQ(layout.alignedByteOffset % kMaxAlignment, 0u);
+    EXPECT_GE(layout.allocationBytes, kGuardBytes + 97 * 4 + kGuardBytes);
+  }
+  // The checks' plan of the same shape keeps the stated 4-byte edge.
+  auto stated = planShape(bundle, 1, 0);
+  ASSERT_TRUE(stated.ok());
+  EXPECT_EQ(stated->placement, Placement::Stated);
+  EXPECT_EQ(stated->buffers[0].alignedByteOffset, kGuardBytes + 4);
+}
+
 TEST(PlanTest, TightAllocationsForTheSanitizer) {
   VerificationBundle bundle = vaddBundle();
   auto plan = planShape(bundle, 1, 0, 0);

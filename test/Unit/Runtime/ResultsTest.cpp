@@ -95,6 +95,7 @@ VerificationResults measuredResults() {
   bundle.candidates[1].resources = partial;
   CandidateTiming &timing = *bundle.candidates[0].timing;
   timing.setWork(3 * 4 * 16777216ull, 16777216ull);
+  timing.baseAlignment = 256;
   return results;
 }
 
@@ -241,6 +242,7 @@ TEST(ResultsTest, MeasurementsRoundTrip) {
   const CandidateTiming &timing = *bundle.candidates[0].timing;
   EXPECT_EQ(timing.bytes, std::optional<uint64_t>(3 * 4 * 16777216ull));
   EXPECT_EQ(timing.flops, std::optional<uint64_t>(16777216ull));
+  EXPECT_EQ(timing.baseAlignment, std::optional<uint64_t>(256));
   const CandidateTiming &original = *results.bundles[0].candidates[0].timing;
   EXPECT_EQ(timing.referenceGbs, original.referenceGbs);
   EXPECT_EQ(timing.candidateGbs, original.candidateGbs);
@@ -266,6 +268,7 @@ TEST(ResultsTest, MeasurementsRoundTrip) {
                             "\"reference_gbs\": ",
                             "\"candidate_gbs\": ",
                             "\"flops\": 16777216",
+                            "\"base_alignment\": 256",
                             "\"reference_gflops\": ",
                             "\"candidate_gflops\": "})
     EXPECT_NE(text.find(field), std::string::npos) << field << "\n" << text;
@@ -284,7 +287,8 @@ TEST(ResultsTest, NothingUnmeasuredIsWritten) {
   std::string text = writeResultsJson(sampleResults());
   for (const char *field :
        {"clock_mhz", "memory_bandwidth_gbs", "max_threads_per_sm",
-        "fp32_gflops", "resources", "\"bytes\"", "_gbs", "flops"})
+        "fp32_gflops", "resources", "\"bytes\"", "_gbs", "flops",
+        "base_alignment"})
     EXPECT_EQ(text.find(field), std::string::npos) << field;
   // An all-absent resources object is not written either.
   VerificationResults results = sampleResults();
