@@ -13,9 +13,9 @@
 // The allocation start is 256-byte aligned, so the aligned pointer is
 // aligned to exactly the stated alignment and no more: a candidate may only
 // rely on the facts the module states. Timing plans (Placement::Allocator)
-// leave the pad out: the pointer is 256-byte aligned, as allocated. Every byte that is not an element
-// (guards, padding, offset, stride gaps) is filled with a NaN-like pattern
-// and checked after every run.
+// leave the pad out: the pointer is 256-byte aligned, as allocated. Every
+// byte that is not an element (guards, padding, offset, stride gaps) is
+// filled with a NaN-like pattern and checked after every run.
 //
 //===----------------------------------------------------------------------===//
 
