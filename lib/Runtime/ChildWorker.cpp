@@ -128,8 +128,7 @@ struct ShapeState {
   int shape = -1;
   int variant = -1;
   uint64_t seed = 0;
-  Placement placement = Placement::Stated;
-  ShapePlan plan;
+  ShapePlan plan; // its placement is the state's
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::vector<uint8_t>> imagesA;
   std::vector<std::vector<uint8_t>> imagesB;
@@ -280,7 +279,7 @@ private:
   bool prepare(int shape, int variant, uint64_t seed, std::string &error,
                Placement placement = Placement::Stated) {
     if (state.shape == shape && state.variant == variant &&
-        state.seed == seed && state.placement == placement)
+        state.seed == seed && state.plan.placement == placement)
       return true;
     session.release(state.referenceSet);
     session.release(state.candidateSet);
@@ -311,7 +310,6 @@ private:
     state.shape = shape;
     state.variant = variant;
     state.seed = seed;
-    state.placement = placement;
     return true;
   }
 
